@@ -1,0 +1,8 @@
+//! kssa: Kubernetes Server-Side Apply, offline.
+//!
+//! The engine follows sigs.k8s.io/structured-merge-diff: [`value`] is the object model,
+//! [`schema`] the type topology, [`fieldpath`] paths and field sets, [`typed`] the operations
+//! over a value and its schema, and [`merge`] the updater (apply, update, conflicts).
+
+pub mod schema;
+pub mod value;
