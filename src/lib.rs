@@ -3,6 +3,9 @@
 //! The engine follows sigs.k8s.io/structured-merge-diff: [`value`] is the object model,
 //! [`schema`] the type topology, [`fieldpath`] paths and field sets, [`typed`] the operations
 //! over a value and its schema, and [`merge`] the updater (apply, update, conflicts).
+//! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 
+pub mod patch;
 pub mod schema;
 pub mod value;
+pub mod yaml;

@@ -4,6 +4,9 @@
 //! Named references are resolved to indexes once, when the schema is built, so lookups in the
 //! hot paths never hash type names.
 
+pub mod builtin;
+pub mod crd;
+pub mod openapi;
 mod smd_yaml;
 
 use crate::value::Value;
@@ -111,6 +114,16 @@ pub struct StructField {
     pub type_ref: TypeRef,
     /// Used to complete list keys that an item omits.
     pub default: Option<Value>,
+    /// Strategic-merge-patch metadata (`x-kubernetes-patch-strategy`/`-patch-merge-key`).
+    pub patch: Option<PatchMeta>,
+}
+
+/// How strategic merge patch treats a field; not used by server-side apply itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PatchMeta {
+    /// Comma-separated strategies as written in the spec: `merge`, `retainKeys`, `replace`.
+    pub strategy: String,
+    pub merge_key: Option<String>,
 }
 
 /// A "one of" group of fields (KEP-1027).

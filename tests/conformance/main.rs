@@ -1,0 +1,4 @@
+//! The conformance vectors under `testdata/`, run by one data-driven test binary.
+
+mod patch;
+mod yaml;

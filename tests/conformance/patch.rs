@@ -1,0 +1,1 @@
+//! Patch vectors (testdata/conformance/patch).

@@ -1,0 +1,1 @@
+//! Kubernetes YAML vectors (testdata/conformance/yaml).
