@@ -133,6 +133,7 @@ fn parse_map(v: &Value, at: &str) -> Result<MapType, SchemaError> {
                 name: name.to_string(),
                 type_ref,
                 default: f.get("default").cloned(),
+                patch: None,
             });
         }
     }
