@@ -5,7 +5,10 @@
 //! over a value and its schema, and [`merge`] the updater (apply, update, conflicts).
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 
+pub mod fieldpath;
+pub mod merge;
 pub mod patch;
 pub mod schema;
+pub mod typed;
 pub mod value;
 pub mod yaml;

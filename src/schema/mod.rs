@@ -235,6 +235,10 @@ impl Schema {
             (Some(name), None) => &self.types[*self.index.get(name)?].atom,
             (None, None) => &tr.inlined,
         };
+        // An element relationship only makes sense on a container.
+        if tr.element_relationship.is_some() && atom.list.is_none() && atom.map.is_none() {
+            return None;
+        }
         Some(Resolved {
             scalar: atom.scalar,
             list: atom.list.as_deref(),

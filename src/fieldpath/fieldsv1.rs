@@ -1,0 +1,196 @@
+//! FieldsV1: the JSON form of a field set stored in `metadata.managedFields`, byte-identical to
+//! the API server's (`f:`/`k:`/`v:`/`i:` keys in set order, `.` for a member with children).
+
+use super::element::{KeyFields, PathElement};
+use super::set::Set;
+use crate::value::{from_json_str, write_json, Map, Value};
+use std::cmp::Ordering;
+
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum FieldsV1Error {
+    #[error("parsing FieldsV1: {0}")]
+    Json(String),
+    #[error("FieldsV1 must be a JSON object, got {0}")]
+    NotAnObject(&'static str),
+    #[error("unknown FieldsV1 path element {0:?}")]
+    UnknownElement(String),
+    #[error("invalid FieldsV1 path element {key:?}: {reason}")]
+    InvalidElement { key: String, reason: String },
+}
+
+/// The key string of one path element.
+pub fn element_key(pe: &PathElement) -> String {
+    let mut out = String::new();
+    match pe {
+        PathElement::Field(name) => {
+            out.push_str("f:");
+            out.push_str(name);
+        }
+        PathElement::Key(fields) => {
+            out.push_str("k:");
+            let map: Map = fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            write_json(&mut out, &Value::Map(map));
+        }
+        PathElement::Value(v) => {
+            out.push_str("v:");
+            write_json(&mut out, v);
+        }
+        PathElement::Index(i) => {
+            out.push_str("i:");
+            out.push_str(&i.to_string());
+        }
+    }
+    out
+}
+
+/// Parses one path element key.
+pub fn parse_element_key(key: &str) -> Result<PathElement, FieldsV1Error> {
+    let invalid = |reason: String| FieldsV1Error::InvalidElement {
+        key: key.to_string(),
+        reason,
+    };
+    let (prefix, rest) = key.split_at(key.len().min(2));
+    match prefix {
+        "f:" => Ok(PathElement::Field(rest.to_string())),
+        "v:" => from_json_str(rest)
+            .map(PathElement::Value)
+            .map_err(|e| invalid(e.to_string())),
+        "i:" => rest
+            .parse::<usize>()
+            .map(PathElement::Index)
+            .map_err(|e| invalid(e.to_string())),
+        "k:" => match from_json_str(rest).map_err(|e| invalid(e.to_string()))? {
+            Value::Map(m) => {
+                let fields: KeyFields = m.into_iter().collect();
+                Ok(PathElement::key(fields))
+            }
+            other => Err(invalid(format!(
+                "key must be an object, got {}",
+                other.kind_name()
+            ))),
+        },
+        _ => Err(FieldsV1Error::UnknownElement(key.to_string())),
+    }
+}
+
+/// Encodes a set as FieldsV1 JSON text.
+pub fn to_fields_v1_string(set: &Set) -> String {
+    let mut out = String::new();
+    write_node(&mut out, set, false);
+    out
+}
+
+fn write_key(out: &mut String, key: &str) {
+    write_json(out, &Value::String(key.to_string()));
+    out.push(':');
+}
+
+fn write_node(out: &mut String, set: &Set, include_self: bool) {
+    out.push('{');
+    let mut first = true;
+    let mut sep = |out: &mut String| {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+    };
+    if include_self {
+        sep(out);
+        write_key(out, ".");
+        out.push_str("{}");
+    }
+    let members = set.members();
+    let children: Vec<(&PathElement, &Set)> = set.children().collect();
+    let (mut mi, mut ci) = (0, 0);
+    while mi < members.len() || ci < children.len() {
+        let order = match (members.get(mi), children.get(ci)) {
+            (Some(m), Some((c, _))) => m.cmp(c),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        sep(out);
+        match order {
+            Ordering::Less => {
+                write_key(out, &element_key(&members[mi]));
+                out.push_str("{}");
+                mi += 1;
+            }
+            Ordering::Greater => {
+                write_key(out, &element_key(children[ci].0));
+                write_node(out, children[ci].1, false);
+                ci += 1;
+            }
+            Ordering::Equal => {
+                write_key(out, &element_key(children[ci].0));
+                write_node(out, children[ci].1, true);
+                mi += 1;
+                ci += 1;
+            }
+        }
+    }
+    out.push('}');
+}
+
+/// Encodes a set as a FieldsV1 value (a JSON object).
+pub fn to_fields_v1(set: &Set) -> Value {
+    from_json_str(&to_fields_v1_string(set)).unwrap_or(Value::Map(Map::new()))
+}
+
+/// Decodes FieldsV1 JSON text.
+pub fn from_fields_v1_str(text: &str) -> Result<Set, FieldsV1Error> {
+    let v = from_json_str(text).map_err(|e| FieldsV1Error::Json(e.to_string()))?;
+    from_fields_v1(&v)
+}
+
+/// Decodes a FieldsV1 value.
+pub fn from_fields_v1(v: &Value) -> Result<Set, FieldsV1Error> {
+    match v {
+        Value::Map(m) => read_node(m),
+        Value::Null => Ok(Set::new()),
+        other => Err(FieldsV1Error::NotAnObject(other.kind_name())),
+    }
+}
+
+fn read_node(m: &Map) -> Result<Set, FieldsV1Error> {
+    let mut members = Vec::new();
+    let mut children = Vec::new();
+    for (key, v) in m {
+        if key == "." {
+            continue;
+        }
+        let pe = parse_element_key(key)?;
+        match v {
+            Value::Map(child) if !child.is_empty() => {
+                if child.contains_key(".") {
+                    members.push(pe.clone());
+                }
+                let sub = read_node(child)?;
+                if !sub.is_empty() {
+                    children.push((pe, sub));
+                }
+            }
+            Value::Map(_) | Value::Null => members.push(pe),
+            other => return Err(FieldsV1Error::NotAnObject(other.kind_name())),
+        }
+    }
+    Ok(Set::from_parts(members, children))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fieldpath::Path;
+
+    #[test]
+    fn encodes_in_reference_order() {
+        let text = r#"{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}},"f:finalizers":{"v:\"a\"":{}},"f:list":{"i:0":{}}}}"#;
+        let set = from_fields_v1_str(text).unwrap();
+        assert!(set.has(&Path::fields(&["metadata", "labels"])));
+        assert_eq!(to_fields_v1_string(&set), text);
+    }
+
+    #[test]
+    fn rejects_unknown_prefixes() {
+        assert!(from_fields_v1_str(r#"{"x:a":{}}"#).is_err());
+    }
+}

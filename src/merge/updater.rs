@@ -1,0 +1,407 @@
+//! Apply and update, as structured-merge-diff's `merge.Updater` performs them.
+
+use super::conflict::Conflicts;
+use super::converter::{ConversionError, Converter};
+use crate::fieldpath::{ManagedFields, Set, VersionedSet};
+use crate::schema::{Schema, TypeRef};
+use crate::typed::{
+    ensure_named_fields_are_members, reconcile_field_set_with_schema, Comparison, Typed,
+};
+use crate::value::Value;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UpdateError {
+    #[error("{0}")]
+    Conflicts(Conflicts),
+    #[error("{context}: {message}")]
+    Failed {
+        context: &'static str,
+        message: String,
+    },
+}
+
+impl UpdateError {
+    fn failed(context: &'static str, e: impl std::fmt::Display) -> UpdateError {
+        UpdateError::Failed {
+            context,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What an apply did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApplyOutcome {
+    /// The object changed (or no-op detection is off).
+    Changed {
+        object: Value,
+        managers: ManagedFields,
+    },
+    /// The object is exactly as it was; ownership may still have changed.
+    Unchanged { managers: ManagedFields },
+}
+
+impl ApplyOutcome {
+    pub fn managers(&self) -> &ManagedFields {
+        match self {
+            ApplyOutcome::Changed { managers, .. } | ApplyOutcome::Unchanged { managers } => {
+                managers
+            }
+        }
+    }
+}
+
+/// Computes new objects and ownership for apply and update operations.
+pub struct Updater<'a> {
+    pub schema: &'a Schema,
+    pub converter: &'a dyn Converter,
+    /// Per API version, fields no manager may own.
+    pub ignored: BTreeMap<String, Set>,
+    /// Return the object even when an apply changed nothing.
+    pub return_input_on_noop: bool,
+    /// The schema is the deduced one: ownership is never reconciled with schema changes.
+    pub deduced: bool,
+}
+
+/// A value and the API version it is expressed in.
+struct At<'v> {
+    value: Cow<'v, Value>,
+    version: String,
+}
+
+impl<'a> Updater<'a> {
+    pub fn new(schema: &'a Schema, converter: &'a dyn Converter) -> Updater<'a> {
+        Updater {
+            schema,
+            converter,
+            ignored: BTreeMap::new(),
+            return_input_on_noop: false,
+            deduced: false,
+        }
+    }
+
+    fn type_ref(&self, version: &str) -> Result<TypeRef, ConversionError> {
+        self.converter.type_ref(version)
+    }
+
+    fn convert<'v>(
+        &self,
+        value: &'v Value,
+        from: &str,
+        to: &str,
+    ) -> Result<Cow<'v, Value>, ConversionError> {
+        if from == to {
+            return Ok(Cow::Borrowed(value));
+        }
+        self.converter.convert(value, from, to).map(Cow::Owned)
+    }
+
+    fn ignored_at(&self, version: &str) -> Option<&Set> {
+        self.ignored.get(version)
+    }
+
+    /// Records a non-apply write of `new` (the whole new object) by `manager`.
+    pub fn update(
+        &self,
+        live: &Value,
+        new: &Value,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+    ) -> Result<ManagedFields, UpdateError> {
+        let mut managers = self.reconcile_with_schema(live, version, managers)?;
+        let compare = self.update_owners(live, new, version, &mut managers, manager, true)?;
+        let own = managers
+            .remove(manager)
+            .map(|vs| vs.set)
+            .unwrap_or_default();
+        let mut set = own
+            .union(&compare.modified)
+            .union(&compare.added)
+            .difference(&compare.removed);
+        if let Some(ignored) = self.ignored_at(version) {
+            set = set.recursive_difference(ignored);
+        }
+        if !set.is_empty() {
+            managers.insert(manager.to_string(), VersionedSet::new(set, version, false));
+        }
+        Ok(managers)
+    }
+
+    /// Applies `config` (the manager's full intent) to `live`; both are at `version`.
+    pub fn apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+        force: bool,
+    ) -> Result<ApplyOutcome, UpdateError> {
+        let mut managers = self.reconcile_with_schema(live, version, managers)?;
+        let tr = self
+            .type_ref(version)
+            .map_err(|e| UpdateError::failed("failed to merge config", e))?;
+        let typed = Typed::new(self.schema, &tr);
+        let merged = typed
+            .merge(live, config)
+            .map_err(|e| UpdateError::failed("failed to merge config", e))?;
+        let last = managers.get(manager).cloned();
+        let mut set = typed
+            .to_field_set(config)
+            .map_err(|e| UpdateError::failed("failed to get field set", e))?;
+        if let Some(ignored) = self.ignored_at(version) {
+            set = set.recursive_difference(ignored);
+        }
+        managers.insert(manager.to_string(), VersionedSet::new(set, version, true));
+        let merged = self
+            .prune(merged, version, &managers, manager, last.as_ref())
+            .map_err(|e| UpdateError::failed("failed to prune fields", e))?;
+        self.update_owners(live, &merged, version, &mut managers, manager, force)?;
+        if !self.return_input_on_noop && *live == merged {
+            return Ok(ApplyOutcome::Unchanged { managers });
+        }
+        Ok(ApplyOutcome::Changed {
+            object: merged,
+            managers,
+        })
+    }
+
+    /// Takes changed fields away from other managers (or reports them as conflicts) and drops
+    /// removed fields from every owner. Returns the comparison at `version`.
+    fn update_owners(
+        &self,
+        old: &Value,
+        new: &Value,
+        version: &str,
+        managers: &mut ManagedFields,
+        workflow: &str,
+        force: bool,
+    ) -> Result<Comparison, UpdateError> {
+        let compare_at = |v: &str, old: &Value, new: &Value| -> Result<Comparison, UpdateError> {
+            let tr = self
+                .type_ref(v)
+                .map_err(|e| UpdateError::failed("failed to compare objects", e))?;
+            Typed::new(self.schema, &tr)
+                .compare(old, new)
+                .map_err(|e| UpdateError::failed("failed to compare objects", e))
+        };
+        let compare = compare_at(version, old, new)?;
+        let filter = |c: &Comparison, v: &str| match self.ignored_at(v) {
+            Some(ignored) => c.excluding(ignored),
+            None => c.clone(),
+        };
+        let mut versions: BTreeMap<String, Comparison> = BTreeMap::new();
+        versions.insert(version.to_string(), filter(&compare, version));
+        let mut conflicts = ManagedFields::new();
+        let mut removed: BTreeMap<String, Set> = BTreeMap::new();
+        let mut dropped = Vec::new();
+        for (manager, owned) in managers.iter() {
+            if manager == workflow {
+                continue;
+            }
+            if !versions.contains_key(&owned.api_version) {
+                let to = &owned.api_version;
+                let converted = self
+                    .convert(old, version, to)
+                    .and_then(|o| self.convert(new, version, to).map(|n| (o, n)));
+                match converted {
+                    Err(ConversionError::MissingVersion(_)) => {
+                        dropped.push(manager.clone());
+                        continue;
+                    }
+                    Err(e) => return Err(UpdateError::failed("failed to convert old object", e)),
+                    Ok((o, n)) => {
+                        let c = compare_at(to, &o, &n)?;
+                        versions.insert(to.clone(), filter(&c, to));
+                    }
+                }
+            }
+            let c = &versions[&owned.api_version];
+            let conflict = owned.set.intersection(&c.modified.union(&c.added));
+            if !conflict.is_empty() {
+                conflicts.insert(
+                    manager.clone(),
+                    VersionedSet::new(conflict, owned.api_version.clone(), false),
+                );
+            }
+            if !c.removed.is_empty() {
+                removed.insert(manager.clone(), c.removed.clone());
+            }
+        }
+        for m in dropped {
+            managers.remove(&m);
+        }
+        if !force && !conflicts.is_empty() {
+            return Err(UpdateError::Conflicts(Conflicts::from_managers(&conflicts)));
+        }
+        for (manager, conflict) in &conflicts {
+            if let Some(owned) = managers.get_mut(manager) {
+                owned.set = owned.set.difference(&conflict.set);
+            }
+        }
+        for (manager, gone) in &removed {
+            if let Some(owned) = managers.get_mut(manager) {
+                owned.set = owned.set.difference(gone);
+            }
+        }
+        managers.retain(|_, vs| !vs.set.is_empty());
+        Ok(compare)
+    }
+
+    /// Removes what the applier applied last time but not this time, unless another manager
+    /// (or the applier's new intent) owns it, and never anything the applier did not own.
+    fn prune(
+        &self,
+        merged: Value,
+        version: &str,
+        managers: &ManagedFields,
+        applier: &str,
+        last: Option<&VersionedSet>,
+    ) -> Result<Value, ConversionError> {
+        let Some(last) = last.filter(|l| !l.set.is_empty()) else {
+            return Ok(merged);
+        };
+        let converted = match self.convert(&merged, version, &last.api_version) {
+            Ok(v) => v.into_owned(),
+            Err(ConversionError::MissingVersion(_)) => return Ok(merged),
+            Err(e) => return Err(e),
+        };
+        let tr = self.type_ref(&last.api_version)?;
+        let typed = Typed::new(self.schema, &tr);
+        let pruned = typed.remove_items(
+            &converted,
+            &ensure_named_fields_are_members(&last.set, self.schema, &tr),
+        );
+        let merged_at = At {
+            value: Cow::Borrowed(&converted),
+            version: last.api_version.clone(),
+        };
+        let pruned_at = At {
+            value: Cow::Owned(pruned),
+            version: last.api_version.clone(),
+        };
+        let pruned_at = self.add_back_owned(merged_at, pruned_at, managers)?;
+        let pruned = self.add_back_dangling(&converted, pruned_at, last)?;
+        let applier_version = managers
+            .get(applier)
+            .map(|m| m.api_version.as_str())
+            .unwrap_or(version);
+        Ok(self
+            .convert(&pruned, &last.api_version, applier_version)?
+            .into_owned())
+    }
+
+    fn add_back_owned<'v>(
+        &self,
+        mut merged: At<'v>,
+        mut pruned: At<'v>,
+        managers: &ManagedFields,
+    ) -> Result<At<'v>, ConversionError> {
+        let mut managed_at: BTreeMap<&str, Set> = BTreeMap::new();
+        for vs in managers.values() {
+            let entry = managed_at.entry(vs.api_version.as_str()).or_default();
+            *entry = entry.union(&vs.set);
+        }
+        // The pruned version first: conversion may need fields that pruning removed.
+        let first = pruned.version.clone();
+        let mut order: Vec<(&str, Set)> = Vec::new();
+        if let Some(set) = managed_at.remove(first.as_str()) {
+            order.push((first.as_str(), set));
+        }
+        order.extend(managed_at);
+        for (version, managed) in order {
+            let m = match self.convert(&merged.value, &merged.version, version) {
+                Ok(v) => v.into_owned(),
+                Err(ConversionError::MissingVersion(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let p = match self.convert(&pruned.value, &pruned.version, version) {
+                Ok(v) => v.into_owned(),
+                Err(ConversionError::MissingVersion(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let tr = self.type_ref(version)?;
+            let typed = Typed::new(self.schema, &tr);
+            let ensure = |s: &Set| ensure_named_fields_are_members(s, self.schema, &tr);
+            let merged_set = typed
+                .to_field_set(&m)
+                .map_err(|e| ConversionError::Failed(e.to_string()))?;
+            let pruned_set = typed
+                .to_field_set(&p)
+                .map_err(|e| ConversionError::Failed(e.to_string()))?;
+            let restore =
+                ensure(&merged_set).difference(&ensure(&pruned_set).union(&ensure(&managed)));
+            let new_pruned = typed.remove_items(&m, &restore);
+            merged = At {
+                value: Cow::Owned(m),
+                version: version.to_string(),
+            };
+            pruned = At {
+                value: Cow::Owned(new_pruned),
+                version: version.to_string(),
+            };
+        }
+        Ok(pruned)
+    }
+
+    fn add_back_dangling(
+        &self,
+        merged: &Value,
+        pruned: At<'_>,
+        last: &VersionedSet,
+    ) -> Result<Value, ConversionError> {
+        let converted = match self.convert(&pruned.value, &pruned.version, &last.api_version) {
+            Ok(v) => v,
+            Err(ConversionError::MissingVersion(_)) => return Ok(merged.clone()),
+            Err(e) => return Err(e),
+        };
+        let tr = self.type_ref(&last.api_version)?;
+        let typed = Typed::new(self.schema, &tr);
+        let ensure = |s: &Set| ensure_named_fields_are_members(s, self.schema, &tr);
+        let pruned_set = typed
+            .to_field_set(&converted)
+            .map_err(|e| ConversionError::Failed(e.to_string()))?;
+        let merged_set = typed
+            .to_field_set(merged)
+            .map_err(|e| ConversionError::Failed(e.to_string()))?;
+        let remove = ensure(&merged_set)
+            .difference(&ensure(&pruned_set))
+            .intersection(&ensure(&last.set));
+        Ok(typed.remove_items(merged, &remove))
+    }
+
+    /// Brings every manager's set in line with schema changes (atomic ↔ granular).
+    fn reconcile_with_schema(
+        &self,
+        live: &Value,
+        version: &str,
+        managers: &ManagedFields,
+    ) -> Result<ManagedFields, UpdateError> {
+        let mut result = ManagedFields::new();
+        for (manager, vs) in managers {
+            let converted = match self.convert(live, version, &vs.api_version) {
+                Ok(v) => v,
+                Err(ConversionError::MissingVersion(_)) => continue,
+                Err(e) => return Err(UpdateError::failed("failed to reconcile managed fields", e)),
+            };
+            if self.deduced {
+                result.insert(manager.clone(), vs.clone());
+                continue;
+            }
+            let tr = self
+                .type_ref(&vs.api_version)
+                .map_err(|e| UpdateError::failed("failed to reconcile managed fields", e))?;
+            let reconciled = reconcile_field_set_with_schema(&vs.set, self.schema, &tr, &converted)
+                .map_err(|e| UpdateError::failed("failed to reconcile managed fields", e))?;
+            let vs = match reconciled {
+                Some(set) => VersionedSet::new(set, vs.api_version.clone(), vs.applied),
+                None => vs.clone(),
+            };
+            result.insert(manager.clone(), vs);
+        }
+        Ok(result)
+    }
+}

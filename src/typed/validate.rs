@@ -1,0 +1,158 @@
+//! Validation: every value has a shape its type allows, scalars have the right kind, keyed
+//! list items carry their keys, and (unless tolerated) no list key repeats.
+
+use super::*;
+use crate::schema::{MapType, Scalar};
+use std::collections::HashSet;
+
+pub(crate) fn validate(
+    schema: &Schema,
+    tr: &TypeRef,
+    value: &Value,
+    allow_duplicates: bool,
+) -> ValidationErrors {
+    let r = match resolve(schema, tr) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let shape = deduce_shape(&r, Some(value));
+    match handler_for(shape, tr) {
+        Err(e) => e,
+        Ok(Handler::Scalar) => validate_scalar(r.scalar.unwrap_or(Scalar::Untyped), value, ""),
+        Ok(Handler::List) => match value {
+            Value::Null => ValidationErrors::default(),
+            Value::List(items) => validate_list(
+                schema,
+                r.list.expect("list shape"),
+                r.list_relationship(),
+                items,
+                allow_duplicates,
+            ),
+            other => ValidationErrors::one(format!("expected list, got {}", go_value(other))),
+        },
+        Ok(Handler::Map) => match value {
+            Value::Null => ValidationErrors::default(),
+            Value::Map(m) => validate_map(schema, r.map.expect("map shape"), m, allow_duplicates),
+            other => ValidationErrors::one(format!("expected map, got {}", go_value(other))),
+        },
+    }
+}
+
+/// A value as Go's `%v` would print it in the reference's messages.
+pub(crate) fn go_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".to_string(),
+        other => crate::value::to_json_string(other),
+    }
+}
+
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int64",
+        Value::Float(_) => "float64",
+        Value::String(_) => "string",
+        Value::List(_) => "[]interface {}",
+        Value::Map(_) => "map[string]interface {}",
+    }
+}
+
+pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationErrors {
+    let ok = match (t, v) {
+        (_, Value::Null) => true,
+        (Scalar::Numeric, Value::Int(_) | Value::Float(_)) => true,
+        (Scalar::String, Value::String(_)) => true,
+        (Scalar::Boolean, Value::Bool(_)) => true,
+        (Scalar::Untyped, _) => true,
+        _ => false,
+    };
+    if ok {
+        return ValidationErrors::default();
+    }
+    let message = match t {
+        Scalar::Numeric => format!(
+            "{prefix}expected numeric (int or float), got {}",
+            go_type(v)
+        ),
+        Scalar::String => format!(
+            "{prefix}expected string, got {}",
+            crate::value::to_json_string(v)
+        ),
+        Scalar::Boolean => format!("{prefix}expected boolean, got {}", go_value(v)),
+        Scalar::Untyped => unreachable!("untyped scalars accept everything"),
+    };
+    ValidationErrors::one(message)
+}
+
+fn validate_list(
+    schema: &Schema,
+    list: &ListType,
+    relationship: Option<ElementRelationship>,
+    items: &[Value],
+    allow_duplicates: bool,
+) -> ValidationErrors {
+    let mut errs = ValidationErrors::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    for (i, item) in items.iter().enumerate() {
+        let pe = match list_element(schema, list, relationship, i, item) {
+            Ok(pe) => pe,
+            Err(msg) => {
+                errs.0.push(ValidationError {
+                    path: String::new(),
+                    message: format!("element {i}: {msg}"),
+                });
+                return errs;
+            }
+        };
+        if !matches!(pe, PathElement::Index(_)) {
+            let key = crate::fieldpath::element_key(&pe);
+            if !seen.insert(key) && !allow_duplicates {
+                errs.0.push(ValidationError {
+                    path: String::new(),
+                    message: format!("duplicate entries for key {pe}"),
+                });
+            }
+        }
+        errs.extend(
+            validate(schema, &list.element_type, item, allow_duplicates)
+                .with_prefix(&pe.to_string()),
+        );
+    }
+    errs
+}
+
+fn validate_map(
+    schema: &Schema,
+    map: &MapType,
+    m: &crate::value::Map,
+    allow_duplicates: bool,
+) -> ValidationErrors {
+    let mut errs = ValidationErrors::default();
+    for (key, v) in m {
+        let prefix = format!(".{key}");
+        let tr = match map.field(key) {
+            Some(f) => &f.type_ref,
+            None if is_empty_ref(&map.element_type) => {
+                errs.0.push(ValidationError {
+                    path: prefix,
+                    message: "field not declared in schema".into(),
+                });
+                return errs;
+            }
+            None => &map.element_type,
+        };
+        errs.extend(validate(schema, tr, v, allow_duplicates).with_prefix(&prefix));
+    }
+    errs
+}
+
+/// A reference to nothing: the reference's `TypeRef{}`, an undeclared element type.
+pub(crate) fn is_empty_ref(tr: &TypeRef) -> bool {
+    tr.named.is_none()
+        && tr.element_relationship.is_none()
+        && tr.inlined.scalar.is_none()
+        && tr.inlined.list.is_none()
+        && tr.inlined.map.is_none()
+}
