@@ -1,0 +1,162 @@
+//! A safe, owned view of libyaml's event stream (via `unsafe-libyaml`, the Rust port of the C
+//! library that go-yaml v2 was itself ported from). All `unsafe` in the YAML reader lives here.
+
+use std::ffi::CStr;
+use std::mem::MaybeUninit;
+use std::ptr::addr_of_mut;
+use unsafe_libyaml as sys;
+
+/// How a scalar was written; only plain scalars are typed implicitly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScalarStyle {
+    Plain,
+    Quoted,
+    Block,
+}
+
+#[derive(Debug)]
+pub(crate) enum Event {
+    StreamStart,
+    StreamEnd,
+    DocumentStart,
+    DocumentEnd,
+    Alias(String),
+    Scalar {
+        anchor: Option<String>,
+        tag: Option<String>,
+        value: String,
+        style: ScalarStyle,
+    },
+    SequenceStart {
+        anchor: Option<String>,
+    },
+    SequenceEnd,
+    MappingStart {
+        anchor: Option<String>,
+    },
+    MappingEnd,
+}
+
+/// A scanner or parser error: libyaml's problem text and the 0-based line it points at.
+#[derive(Debug)]
+pub(crate) struct SyntaxError {
+    pub message: String,
+    pub line: usize,
+}
+
+/// Pulls events out of one UTF-8 input. The libyaml parser is boxed so it never moves.
+pub(crate) struct EventReader<'a> {
+    parser: Box<MaybeUninit<sys::yaml_parser_t>>,
+    _input: &'a [u8],
+    failed: bool,
+}
+
+impl<'a> EventReader<'a> {
+    pub fn new(input: &'a [u8]) -> Self {
+        let mut parser = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        // SAFETY: initialise in place, then point the parser at `input`, which outlives it.
+        unsafe {
+            let p = parser.as_mut_ptr();
+            if sys::yaml_parser_initialize(p).fail {
+                panic!("libyaml could not allocate a parser");
+            }
+            sys::yaml_parser_set_input_string(p, input.as_ptr(), input.len() as u64);
+        }
+        EventReader {
+            parser,
+            _input: input,
+            failed: false,
+        }
+    }
+
+    /// The next event and the 0-based line where it starts.
+    pub fn next_event(&mut self) -> Result<(Event, usize), SyntaxError> {
+        if self.failed {
+            return Err(SyntaxError {
+                message: "parser already failed".into(),
+                line: 0,
+            });
+        }
+        let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+        // SAFETY: the parser was initialised in `new`; the event is only read after a
+        // successful parse and is deleted before returning.
+        unsafe {
+            let p = self.parser.as_mut_ptr();
+            let e = event.as_mut_ptr();
+            if sys::yaml_parser_parse(p, e).fail {
+                self.failed = true;
+                return Err(parser_error(p));
+            }
+            let line = (*e).start_mark.line as usize;
+            let converted = convert(&*e);
+            sys::yaml_event_delete(e);
+            Ok((converted, line))
+        }
+    }
+}
+
+impl Drop for EventReader<'_> {
+    fn drop(&mut self) {
+        // SAFETY: initialised in `new` and deleted exactly once.
+        unsafe { sys::yaml_parser_delete(addr_of_mut!(*self.parser.as_mut_ptr())) }
+    }
+}
+
+unsafe fn parser_error(p: *mut sys::yaml_parser_t) -> SyntaxError {
+    let prefix = &*p;
+    let problem = c_string(prefix.problem.cast()).unwrap_or_else(|| "unknown error".into());
+    let message = match c_string(prefix.context.cast()) {
+        Some(context) => format!("{problem} ({context})"),
+        None => problem,
+    };
+    SyntaxError {
+        message,
+        line: prefix.problem_mark.line as usize,
+    }
+}
+
+unsafe fn c_string(ptr: *const u8) -> Option<String> {
+    if ptr.is_null() {
+        return None;
+    }
+    Some(
+        CStr::from_ptr(ptr.cast())
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+
+unsafe fn convert(e: &sys::yaml_event_t) -> Event {
+    match e.type_ {
+        sys::YAML_STREAM_START_EVENT => Event::StreamStart,
+        sys::YAML_STREAM_END_EVENT => Event::StreamEnd,
+        sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
+        sys::YAML_DOCUMENT_END_EVENT => Event::DocumentEnd,
+        sys::YAML_ALIAS_EVENT => Event::Alias(c_string(e.data.alias.anchor).unwrap_or_default()),
+        sys::YAML_SCALAR_EVENT => {
+            let s = &e.data.scalar;
+            let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
+            Event::Scalar {
+                anchor: c_string(s.anchor),
+                tag: c_string(s.tag),
+                value: String::from_utf8_lossy(bytes).into_owned(),
+                style: match s.style {
+                    sys::YAML_PLAIN_SCALAR_STYLE => ScalarStyle::Plain,
+                    sys::YAML_LITERAL_SCALAR_STYLE | sys::YAML_FOLDED_SCALAR_STYLE => {
+                        ScalarStyle::Block
+                    }
+                    _ => ScalarStyle::Quoted,
+                },
+            }
+        }
+        sys::YAML_SEQUENCE_START_EVENT => Event::SequenceStart {
+            anchor: c_string(e.data.sequence_start.anchor),
+        },
+        sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
+        sys::YAML_MAPPING_START_EVENT => Event::MappingStart {
+            anchor: c_string(e.data.mapping_start.anchor),
+        },
+        sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
+        _ => Event::StreamEnd,
+    }
+}
