@@ -68,17 +68,19 @@ pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Loca
     }
     let mut composer = Composer::default();
     let mut root = None;
+    let mut root_line = None;
     while root.is_none() {
         let (event, line) = next()?;
+        root_line.get_or_insert(line);
         root = composer.event(event).map_err(|k| (k, line))?;
     }
     next()?; // document end: reports errors up to the end of this document
-    Ok(root.map(|(v, line)| (v, line)))
+    Ok(root.map(|v| (v, root_line.unwrap_or(0))))
 }
 
 impl Composer {
     /// Feeds one event; returns the root once it is complete.
-    fn event(&mut self, event: Event) -> Result<Option<(Value, usize)>, ErrorKind> {
+    fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
         let node = match event {
             Event::Scalar {
                 anchor,
@@ -88,8 +90,13 @@ impl Composer {
             } => {
                 self.decoded += 1;
                 let scalar = resolve(&value, style == ScalarStyle::Plain, tag.as_deref())?;
+                // A key is stringified from the scalar, so `.inf: x` is fine as a key.
+                let value = match scalar_value(&scalar) {
+                    Err(_) if self.expecting_key() => Value::Null,
+                    v => v?,
+                };
                 let node = Node {
-                    value: scalar_value(&scalar)?,
+                    value,
                     scalar: Some(scalar),
                 };
                 if let Some(name) = anchor {
@@ -122,7 +129,11 @@ impl Composer {
         self.attach(node)
     }
 
-    fn open(&mut self, frame: Frame, anchor: Option<String>) -> Result<Option<(Value, usize)>, ErrorKind> {
+    fn expecting_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Open { frame: Frame::Map { key: None, .. }, .. }))
+    }
+
+    fn open(&mut self, frame: Frame, anchor: Option<String>) -> Result<Option<Value>, ErrorKind> {
         if self.stack.len() >= MAX_DEPTH {
             return Err(ErrorKind::TooDeep);
         }
@@ -171,9 +182,9 @@ impl Composer {
     }
 
     /// Hands a finished node to the open collection, or returns it as the root.
-    fn attach(&mut self, node: Node) -> Result<Option<(Value, usize)>, ErrorKind> {
+    fn attach(&mut self, node: Node) -> Result<Option<Value>, ErrorKind> {
         let Some(parent) = self.stack.last_mut() else {
-            return Ok(Some((node.value, 0)));
+            return Ok(Some(node.value));
         };
         match &mut parent.frame {
             Frame::Seq(items) => items.push(node.value),

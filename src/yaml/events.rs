@@ -47,7 +47,7 @@ pub(crate) struct SyntaxError {
 /// Pulls events out of one UTF-8 input. The libyaml parser is boxed so it never moves.
 pub(crate) struct EventReader<'a> {
     parser: Box<MaybeUninit<sys::yaml_parser_t>>,
-    _input: &'a [u8],
+    input: &'a [u8],
     failed: bool,
 }
 
@@ -64,7 +64,7 @@ impl<'a> EventReader<'a> {
         }
         EventReader {
             parser,
-            _input: input,
+            input: input,
             failed: false,
         }
     }
@@ -88,8 +88,21 @@ impl<'a> EventReader<'a> {
                 return Err(parser_error(p));
             }
             let line = (*e).start_mark.line as usize;
+            let raw = &self.input[(*e).start_mark.index as usize..(*e).end_mark.index as usize];
+            let double_quoted = (*e).type_ == sys::YAML_SCALAR_EVENT
+                && (*e).data.scalar.style == sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE;
             let converted = convert(&*e);
             sys::yaml_event_delete(e);
+            if double_quoted {
+                if let Some(at) = slash_escape(raw) {
+                    self.failed = true;
+                    let lines = raw[..at].iter().filter(|&&b| b == b'\n').count();
+                    return Err(SyntaxError {
+                        message: "found unknown escape character '/' (YAML 1.1 has no \\/)".into(),
+                        line: line + lines,
+                    });
+                }
+            }
             Ok((converted, line))
         }
     }
@@ -100,6 +113,21 @@ impl Drop for EventReader<'_> {
         // SAFETY: initialised in `new` and deleted exactly once.
         unsafe { sys::yaml_parser_delete(addr_of_mut!(*self.parser.as_mut_ptr())) }
     }
+}
+
+/// libyaml 0.2.5 accepts YAML 1.2's `\/` escape; go-yaml v2 (YAML 1.1) rejects it.
+fn slash_escape(raw: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'\\' {
+            if raw.get(i + 1) == Some(&b'/') {
+                return Some(i);
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    None
 }
 
 unsafe fn parser_error(p: *mut sys::yaml_parser_t) -> SyntaxError {

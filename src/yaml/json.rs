@@ -9,6 +9,8 @@ use crate::value::{Map, Value};
 pub(crate) struct JsonError {
     pub message: String,
     pub offset: usize,
+    /// False when the text is valid JSON that unstructured decoding cannot represent.
+    pub syntax: bool,
 }
 
 /// Reads the value starting at or after `pos`. `Ok(None)` at the end of the text; otherwise
@@ -43,6 +45,7 @@ impl Reader<'_> {
         Err(JsonError {
             message: message.into(),
             offset: self.i,
+            syntax: true,
         })
     }
 
@@ -211,7 +214,11 @@ impl Reader<'_> {
         }
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(Value::Float(f)),
-            _ => self.err(format!("number {text} does not fit a float64")),
+            _ => Err(JsonError {
+                message: format!("number {text} does not fit a float64"),
+                offset: start,
+                syntax: false,
+            }),
         }
     }
 

@@ -83,7 +83,7 @@ impl Iterator for Documents {
                             }
                             return self.keep(value, line);
                         }
-                        Err(e) if *read > 1 => {
+                        Err(e) if *read > 1 || !e.syntax => {
                             let line = line_of(&self.text, e.offset);
                             return self.error(ErrorKind::Json(e.message), line);
                         }
