@@ -72,7 +72,7 @@ pub(crate) fn resolve(value: &str, plain: bool, tag: Option<&str>) -> Result<Sca
 }
 
 /// The type of an untagged plain scalar.
-fn resolve_implicit(s: &str) -> Scalar {
+pub(crate) fn resolve_implicit(s: &str) -> Scalar {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
         "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
