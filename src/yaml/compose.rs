@@ -100,14 +100,21 @@ impl Composer {
                     scalar: Some(scalar),
                 };
                 if let Some(name) = anchor {
-                    self.anchors.insert(name, self.anchored(&node, self.decoded - 1));
+                    self.anchors
+                        .insert(name, self.anchored(&node, self.decoded - 1));
                 }
                 node
             }
             Event::Alias(name) => self.alias(&name)?,
             Event::SequenceStart { anchor } => return self.open(Frame::Seq(Vec::new()), anchor),
             Event::MappingStart { anchor } => {
-                return self.open(Frame::Map { map: Map::new(), key: None }, anchor)
+                return self.open(
+                    Frame::Map {
+                        map: Map::new(),
+                        key: None,
+                    },
+                    anchor,
+                )
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let open = self.stack.pop().expect("balanced events");
@@ -120,7 +127,8 @@ impl Composer {
                     scalar: None,
                 };
                 if let Some(name) = open.anchor {
-                    self.anchors.insert(name, self.anchored(&node, open.first_node));
+                    self.anchors
+                        .insert(name, self.anchored(&node, open.first_node));
                 }
                 node
             }
@@ -130,7 +138,13 @@ impl Composer {
     }
 
     fn expecting_key(&self) -> bool {
-        matches!(self.stack.last(), Some(Open { frame: Frame::Map { key: None, .. }, .. }))
+        matches!(
+            self.stack.last(),
+            Some(Open {
+                frame: Frame::Map { key: None, .. },
+                ..
+            })
+        )
     }
 
     fn open(&mut self, frame: Frame, anchor: Option<String>) -> Result<Option<Value>, ErrorKind> {
@@ -304,7 +318,7 @@ mod tests {
 
     #[test]
     fn float_keys_use_float32_g_format() {
-        assert_eq!(float_key(3.14159265358979), "3.1415927");
+        assert_eq!(float_key(1.234567891234), "1.2345679");
         assert_eq!(float_key(1e-7), "1e-07");
         assert_eq!(float_key(1e21), "1e+21");
         assert_eq!(float_key(1000.0), "1000");

@@ -128,7 +128,8 @@ fn plain_ok(s: &str) -> bool {
         && !s.ends_with(':')
         && !s.contains(": ")
         && !s.contains(" #")
-        && s.chars().all(|c| !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c))
+        && s.chars()
+            .all(|c| !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c))
         && resolve_implicit(s) == Scalar::String(s.to_string())
 }
 
@@ -209,15 +210,23 @@ mod tests {
     #[test]
     fn kubectl_layout() {
         assert_eq!(
-            yaml(r#"{"metadata":{"name":"x","labels":{}},"items":["a",{"b":1,"c":[]}],"m":[[1,2]]}"#),
+            yaml(
+                r#"{"metadata":{"name":"x","labels":{}},"items":["a",{"b":1,"c":[]}],"m":[[1,2]]}"#
+            ),
             "metadata:\n  name: x\n  labels: {}\nitems:\n- a\n- b: 1\n  c: []\nm:\n- - 1\n  - 2\n"
         );
-        assert_eq!(yaml(r#"{"f":1.5,"g":1e21,"t":true,"z":null}"#), "f: 1.5\ng: 1e+21\nt: true\nz: null\n");
+        assert_eq!(
+            yaml(r#"{"f":1.5,"g":1e21,"t":true,"z":null}"#),
+            "f: 1.5\ng: 1e+21\nt: true\nz: null\n"
+        );
     }
 
     #[test]
     fn quotes_what_would_read_back_differently() {
-        for s in ["yes", "0644", "1e3", "null", "~", "", " a", "a ", "a: b", "#c", "- a", "<<", "on", "1_0"] {
+        for s in [
+            "yes", "0644", "1e3", "null", "~", "", " a", "a ", "a: b", "#c", "- a", "<<", "on",
+            "1_0",
+        ] {
             let out = to_yaml_string(&Value::from(s));
             assert!(out.starts_with('"'), "{s:?} gave {out:?}");
         }
@@ -237,10 +246,48 @@ mod tests {
             "[ -~\n\t\r]{0,12}",
             "\\PC{0,6}",
             prop::sample::select(vec![
-                "yes", "No", "0644", "0x1F", "1e3", "1_000", ".inf", "~", "null", "<<", "---",
-                "...", "- a", "? x", ": y", "a: b", "a #c", "key:", "|", ">", "\u{2028}", "\u{85}",
-                "\u{feff}x", "x\n", "x\n\n", "\n", " lead\nx", "é\n ü", "'", "\"", "\\/", "%x",
-                "2001-12-14", "+1", "-.5", "0b101", "1:20", "{}", "[a]", "*a", "&a", "!x",
+                "yes",
+                "No",
+                "0644",
+                "0x1F",
+                "1e3",
+                "1_000",
+                ".inf",
+                "~",
+                "null",
+                "<<",
+                "---",
+                "...",
+                "- a",
+                "? x",
+                ": y",
+                "a: b",
+                "a #c",
+                "key:",
+                "|",
+                ">",
+                "\u{2028}",
+                "\u{85}",
+                "\u{feff}x",
+                "x\n",
+                "x\n\n",
+                "\n",
+                " lead\nx",
+                "é\n ü",
+                "'",
+                "\"",
+                "\\/",
+                "%x",
+                "2001-12-14",
+                "+1",
+                "-.5",
+                "0b101",
+                "1:20",
+                "{}",
+                "[a]",
+                "*a",
+                "&a",
+                "!x",
             ])
             .prop_map(String::from),
         ]
@@ -251,7 +298,9 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::Int),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::Float),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::Float),
             nasty_string().prop_map(Value::String),
         ];
         leaf.prop_recursive(4, 40, 5, |inner| {

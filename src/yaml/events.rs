@@ -4,7 +4,7 @@
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::ptr::addr_of_mut;
-use unsafe_libyaml as sys;
+use unsafe_libyaml as unsafe_sys;
 
 /// How a scalar was written; only plain scalars are typed implicitly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,25 +46,25 @@ pub(crate) struct SyntaxError {
 
 /// Pulls events out of one UTF-8 input. The libyaml parser is boxed so it never moves.
 pub(crate) struct EventReader<'a> {
-    parser: Box<MaybeUninit<sys::yaml_parser_t>>,
+    parser: Box<MaybeUninit<unsafe_sys::yaml_parser_t>>,
     input: &'a [u8],
     failed: bool,
 }
 
 impl<'a> EventReader<'a> {
     pub fn new(input: &'a [u8]) -> Self {
-        let mut parser = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let mut parser = Box::new(MaybeUninit::<unsafe_sys::yaml_parser_t>::uninit());
         // SAFETY: initialise in place, then point the parser at `input`, which outlives it.
         unsafe {
             let p = parser.as_mut_ptr();
-            if sys::yaml_parser_initialize(p).fail {
+            if unsafe_sys::yaml_parser_initialize(p).fail {
                 panic!("libyaml could not allocate a parser");
             }
-            sys::yaml_parser_set_input_string(p, input.as_ptr(), input.len() as u64);
+            unsafe_sys::yaml_parser_set_input_string(p, input.as_ptr(), input.len() as u64);
         }
         EventReader {
             parser,
-            input: input,
+            input,
             failed: false,
         }
     }
@@ -77,22 +77,22 @@ impl<'a> EventReader<'a> {
                 line: 0,
             });
         }
-        let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+        let mut event = MaybeUninit::<unsafe_sys::yaml_event_t>::uninit();
         // SAFETY: the parser was initialised in `new`; the event is only read after a
         // successful parse and is deleted before returning.
         unsafe {
             let p = self.parser.as_mut_ptr();
             let e = event.as_mut_ptr();
-            if sys::yaml_parser_parse(p, e).fail {
+            if unsafe_sys::yaml_parser_parse(p, e).fail {
                 self.failed = true;
                 return Err(parser_error(p));
             }
             let line = (*e).start_mark.line as usize;
             let raw = &self.input[(*e).start_mark.index as usize..(*e).end_mark.index as usize];
-            let double_quoted = (*e).type_ == sys::YAML_SCALAR_EVENT
-                && (*e).data.scalar.style == sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+            let double_quoted = (*e).type_ == unsafe_sys::YAML_SCALAR_EVENT
+                && (*e).data.scalar.style == unsafe_sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE;
             let converted = convert(&*e);
-            sys::yaml_event_delete(e);
+            unsafe_sys::yaml_event_delete(e);
             if double_quoted {
                 if let Some(at) = slash_escape(raw) {
                     self.failed = true;
@@ -111,7 +111,7 @@ impl<'a> EventReader<'a> {
 impl Drop for EventReader<'_> {
     fn drop(&mut self) {
         // SAFETY: initialised in `new` and deleted exactly once.
-        unsafe { sys::yaml_parser_delete(addr_of_mut!(*self.parser.as_mut_ptr())) }
+        unsafe { unsafe_sys::yaml_parser_delete(addr_of_mut!(*self.parser.as_mut_ptr())) }
     }
 }
 
@@ -130,7 +130,7 @@ fn slash_escape(raw: &[u8]) -> Option<usize> {
     None
 }
 
-unsafe fn parser_error(p: *mut sys::yaml_parser_t) -> SyntaxError {
+unsafe fn parser_error(p: *mut unsafe_sys::yaml_parser_t) -> SyntaxError {
     let prefix = &*p;
     let problem = c_string(prefix.problem.cast()).unwrap_or_else(|| "unknown error".into());
     let message = match c_string(prefix.context.cast()) {
@@ -147,21 +147,19 @@ unsafe fn c_string(ptr: *const u8) -> Option<String> {
     if ptr.is_null() {
         return None;
     }
-    Some(
-        CStr::from_ptr(ptr.cast())
-            .to_string_lossy()
-            .into_owned(),
-    )
+    Some(CStr::from_ptr(ptr.cast()).to_string_lossy().into_owned())
 }
 
-unsafe fn convert(e: &sys::yaml_event_t) -> Event {
+unsafe fn convert(e: &unsafe_sys::yaml_event_t) -> Event {
     match e.type_ {
-        sys::YAML_STREAM_START_EVENT => Event::StreamStart,
-        sys::YAML_STREAM_END_EVENT => Event::StreamEnd,
-        sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
-        sys::YAML_DOCUMENT_END_EVENT => Event::DocumentEnd,
-        sys::YAML_ALIAS_EVENT => Event::Alias(c_string(e.data.alias.anchor).unwrap_or_default()),
-        sys::YAML_SCALAR_EVENT => {
+        unsafe_sys::YAML_STREAM_START_EVENT => Event::StreamStart,
+        unsafe_sys::YAML_STREAM_END_EVENT => Event::StreamEnd,
+        unsafe_sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
+        unsafe_sys::YAML_DOCUMENT_END_EVENT => Event::DocumentEnd,
+        unsafe_sys::YAML_ALIAS_EVENT => {
+            Event::Alias(c_string(e.data.alias.anchor).unwrap_or_default())
+        }
+        unsafe_sys::YAML_SCALAR_EVENT => {
             let s = &e.data.scalar;
             let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
             Event::Scalar {
@@ -169,22 +167,21 @@ unsafe fn convert(e: &sys::yaml_event_t) -> Event {
                 tag: c_string(s.tag),
                 value: String::from_utf8_lossy(bytes).into_owned(),
                 style: match s.style {
-                    sys::YAML_PLAIN_SCALAR_STYLE => ScalarStyle::Plain,
-                    sys::YAML_LITERAL_SCALAR_STYLE | sys::YAML_FOLDED_SCALAR_STYLE => {
-                        ScalarStyle::Block
-                    }
+                    unsafe_sys::YAML_PLAIN_SCALAR_STYLE => ScalarStyle::Plain,
+                    unsafe_sys::YAML_LITERAL_SCALAR_STYLE
+                    | unsafe_sys::YAML_FOLDED_SCALAR_STYLE => ScalarStyle::Block,
                     _ => ScalarStyle::Quoted,
                 },
             }
         }
-        sys::YAML_SEQUENCE_START_EVENT => Event::SequenceStart {
+        unsafe_sys::YAML_SEQUENCE_START_EVENT => Event::SequenceStart {
             anchor: c_string(e.data.sequence_start.anchor),
         },
-        sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
-        sys::YAML_MAPPING_START_EVENT => Event::MappingStart {
+        unsafe_sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
+        unsafe_sys::YAML_MAPPING_START_EVENT => Event::MappingStart {
             anchor: c_string(e.data.mapping_start.anchor),
         },
-        sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
+        unsafe_sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
         _ => Event::StreamEnd,
     }
 }

@@ -121,7 +121,9 @@ impl Reader<'_> {
                             }
                             b']' => {
                                 self.i += 1;
-                                let Some(Open::List(items)) = stack.pop() else { unreachable!() };
+                                let Some(Open::List(items)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 done = Value::List(items);
                             }
                             _ => return self.err("expected ',' or ']'"),
@@ -140,7 +142,9 @@ impl Reader<'_> {
                             }
                             b'}' => {
                                 self.i += 1;
-                                let Some(Open::Map(map, _)) = stack.pop() else { unreachable!() };
+                                let Some(Open::Map(map, _)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 done = Value::Map(map);
                             }
                             _ => return self.err("expected ',' or '}'"),
@@ -262,7 +266,10 @@ impl Reader<'_> {
     /// `\uXXXX`, pairing surrogates; a lone surrogate becomes U+FFFD as in Go.
     fn unicode_escape(&mut self) -> Result<char, JsonError> {
         let hex = |r: &mut Self| -> Result<u32, JsonError> {
-            let h = r.text.get(r.i..r.i + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
+            let h = r
+                .text
+                .get(r.i..r.i + 4)
+                .and_then(|h| u32::from_str_radix(h, 16).ok());
             match h {
                 Some(h) => {
                     r.i += 4;
@@ -308,7 +315,10 @@ mod tests {
         assert!(one(r#"{"a": 0644}"#).is_err());
         assert!(one(r#"{"a": NaN}"#).is_err());
         assert!(one("{\"a\": 1 # c\n}").is_err());
-        assert_eq!(one(r#"{"a": "\/\u00e9"}"#).unwrap().get("a"), Some(&Value::from("/é")));
+        assert_eq!(
+            one(r#"{"a": "\/\u00e9"}"#).unwrap().get("a"),
+            Some(&Value::from("/é"))
+        );
     }
 
     #[test]

@@ -195,13 +195,9 @@ fn is_timestamp(s: &str) -> bool {
             .and_then(|p| p.parse::<u32>().ok())
             .is_some_and(|n| (1..=max).contains(&n))
     };
-    let date_ok = in_range(parts.next(), 12) && in_range(parts.next(), 31) && parts.next().is_none();
-    date_ok
-        && (date_end == s.len()
-            || s[date_end + 1..]
-                .split(':')
-                .count()
-                .eq(&3))
+    let date_ok =
+        in_range(parts.next(), 12) && in_range(parts.next(), 31) && parts.next().is_none();
+    date_ok && (date_end == s.len() || s[date_end + 1..].split(':').count().eq(&3))
 }
 
 fn decode_binary(text: &str) -> Result<Scalar, ErrorKind> {
@@ -284,9 +280,15 @@ mod tests {
         assert!(resolve("yes", true, int).is_err());
         let float = Some("tag:yaml.org,2002:float");
         assert_eq!(resolve("1", true, float).unwrap(), Scalar::Float(1.0));
-        assert_eq!(resolve("0644", true, Some("!foo")).unwrap(), Scalar::String("0644".into()));
+        assert_eq!(
+            resolve("0644", true, Some("!foo")).unwrap(),
+            Scalar::String("0644".into())
+        );
         let binary = Some("tag:yaml.org,2002:binary");
-        assert_eq!(resolve("aGVsbG8=", true, binary).unwrap(), Scalar::String("hello".into()));
+        assert_eq!(
+            resolve("aGVsbG8=", true, binary).unwrap(),
+            Scalar::String("hello".into())
+        );
         assert!(resolve("not*base64", true, binary).is_err());
         let ts = Some("tag:yaml.org,2002:timestamp");
         assert!(resolve("2001-12-14", true, ts).is_ok());

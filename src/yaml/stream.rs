@@ -21,7 +21,10 @@ enum Mode {
     /// Reading JSON values from byte `pos`; `read` values decoded so far.
     Json { pos: usize, read: usize },
     /// YAML documents still to decode: (text, 1-based first line).
-    Yaml { chunks: std::vec::IntoIter<(String, usize)>, bad_separator: Option<(String, usize)> },
+    Yaml {
+        chunks: std::vec::IntoIter<(String, usize)>,
+        bad_separator: Option<(String, usize)>,
+    },
 }
 
 impl Documents {
@@ -76,7 +79,8 @@ impl Iterator for Documents {
                         Ok(Some((value, end))) => {
                             *pos = end;
                             *read += 1;
-                            let skipped = self.text[start..].len() - self.text[start..].trim_start().len();
+                            let skipped =
+                                self.text[start..].len() - self.text[start..].trim_start().len();
                             let line = line_of(&self.text, start + skipped);
                             if value.is_null() {
                                 continue;
@@ -92,7 +96,10 @@ impl Iterator for Documents {
                         Err(_) => self.mode = yaml_mode(&self.text, start),
                     }
                 }
-                Mode::Yaml { chunks, bad_separator } => {
+                Mode::Yaml {
+                    chunks,
+                    bad_separator,
+                } => {
                     let Some((chunk, first_line)) = chunks.next() else {
                         if let Some((found, line)) = bad_separator.take() {
                             return self.error(ErrorKind::BadSeparator(found), line);
@@ -116,8 +123,16 @@ fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
     match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
-        [0xFF, 0xFE, rest @ ..] => utf16(rest.chunks(2).map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)])).collect()),
-        [0xFE, 0xFF, rest @ ..] => utf16(rest.chunks(2).map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)])).collect()),
+        [0xFF, 0xFE, rest @ ..] => utf16(
+            rest.chunks(2)
+                .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect(),
+        ),
+        [0xFE, 0xFF, rest @ ..] => utf16(
+            rest.chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect(),
+        ),
         _ => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
@@ -200,7 +215,10 @@ mod tests {
     fn splits_on_separator_lines_and_skips_empty_docs() {
         assert_eq!(values("---\n---\na: 1\n---\n~\n---\n"), [r#"{"a":1}"#]);
         assert_eq!(values("a: 1\n...\nb: 2\n"), [r#"{"a":1}"#]);
-        assert_eq!(values("a: 1\r\n---\r\nb: 2\r\n"), [r#"{"a":1}"#, r#"{"b":2}"#]);
+        assert_eq!(
+            values("a: 1\r\n---\r\nb: 2\r\n"),
+            [r#"{"a":1}"#, r#"{"b":2}"#]
+        );
     }
 
     #[test]
@@ -212,7 +230,10 @@ mod tests {
 
     #[test]
     fn json_stream_then_yaml() {
-        assert_eq!(values("{\"a\":1}\n---\nc: 3\n"), [r#"{"a":1}"#, r#"{"c":3}"#]);
+        assert_eq!(
+            values("{\"a\":1}\n---\nc: 3\n"),
+            [r#"{"a":1}"#, r#"{"c":3}"#]
+        );
         assert!(parse_stream(b"{\"a\":1}\n{\"b\":2}\n---\nc: 3\n").is_err());
         assert_eq!(values("{\"a\": NaN}"), [r#"{"a":"NaN"}"#]);
     }

@@ -54,11 +54,17 @@ impl Vector {
                 o[k] = v;
             }
         };
-        set("kubectlStream", self.kubectl_stream.as_ref().map(Stream::to_json));
+        set(
+            "kubectlStream",
+            self.kubectl_stream.as_ref().map(Stream::to_json),
+        );
         set("unstructuredJsonText", self.unstructured_json_text.clone());
         set("unstructuredError", self.unstructured_error.clone());
         set("docsBeforeErrorText", self.docs_before_error_text.clone());
-        set("jsonOmittedTooDeep", self.json_omitted_too_deep.map(Json::Bool));
+        set(
+            "jsonOmittedTooDeep",
+            self.json_omitted_too_deep.map(Json::Bool),
+        );
         set(
             "possibleResults",
             self.possible_results
@@ -106,8 +112,7 @@ fn run() {
     let known = std::fs::read_to_string(Path::new(DIR).join("KNOWN_DIFFERENCES.md")).unwrap();
     let (mut passed, mut failed, mut unexpected) = (0, 0, Vec::new());
     for path in paths {
-        let vectors: Vec<Vector> =
-            parse_deep(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let vectors: Vec<Vector> = parse_deep(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for v in &vectors {
             let name = v.name.as_str();
             match check(v) {
@@ -125,7 +130,11 @@ fn run() {
         eprintln!("FAIL {u}");
     }
     println!("yaml: {passed} passed, {failed} failed");
-    assert!(unexpected.is_empty(), "{} unexpected failures", unexpected.len());
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected failures",
+        unexpected.len()
+    );
 }
 
 fn check(vector: &Vector) -> Result<(), String> {
@@ -143,7 +152,12 @@ fn check(vector: &Vector) -> Result<(), String> {
         }
     }
     let possible = match v.get("possibleResults") {
-        Some(results) => results.as_array().unwrap().iter().map(single_outcome).collect(),
+        Some(results) => results
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(single_outcome)
+            .collect(),
         None => vec![expected(v)],
     };
     let mut why = String::new();
@@ -158,10 +172,17 @@ fn check(vector: &Vector) -> Result<(), String> {
 
 fn compare(want: &Outcome, docs: &[Value], error: bool) -> Result<(), String> {
     if want.error != error {
-        return Err(format!("expected error: {}, got error: {error}", want.error));
+        return Err(format!(
+            "expected error: {}, got error: {error}",
+            want.error
+        ));
     }
     if want.docs.len() != docs.len() && want.docs_known {
-        return Err(format!("expected {} documents, got {}", want.docs.len(), docs.len()));
+        return Err(format!(
+            "expected {} documents, got {}",
+            want.docs.len(),
+            docs.len()
+        ));
     }
     for (i, (w, got)) in want.docs.iter().zip(docs).enumerate() {
         let same = match w {
@@ -214,17 +235,29 @@ fn text_of(d: Expected, v: &Json) -> Expected {
 
 fn single_outcome(v: &Json) -> Outcome {
     if !v["error"].is_null() {
-        return Outcome { docs: vec![], error: true, docs_known: true };
+        return Outcome {
+            docs: vec![],
+            error: true,
+            docs_known: true,
+        };
     }
     match v["jsonText"].as_str().unwrap() {
-        "null" => Outcome { docs: vec![], error: false, docs_known: true },
+        "null" => Outcome {
+            docs: vec![],
+            error: false,
+            docs_known: true,
+        },
         text => docs_outcome(&[text], false, false),
     }
 }
 
 fn stream_outcome(v: &Json, deep: bool) -> Outcome {
     let error = !v["error"].is_null();
-    let field = if error { "docsBeforeErrorText" } else { "jsonText" };
+    let field = if error {
+        "docsBeforeErrorText"
+    } else {
+        "jsonText"
+    };
     let texts: Vec<&str> = v
         .get(field)
         .and_then(Json::as_array)
@@ -243,10 +276,20 @@ fn docs_outcome(texts: &[&str], error: bool, deep: bool) -> Outcome {
         }
         match parse_deep::<Json>(t) {
             Ok(v) => docs.push(Expected::Value(from_serde(&v))),
-            Err(_) => return Outcome { docs, error: true, docs_known: true },
+            Err(_) => {
+                return Outcome {
+                    docs,
+                    error: true,
+                    docs_known: true,
+                }
+            }
         }
     }
-    Outcome { docs, error, docs_known: true }
+    Outcome {
+        docs,
+        error,
+        docs_known: true,
+    }
 }
 
 fn base64(s: &str) -> Vec<u8> {
