@@ -1,0 +1,249 @@
+//! kubectl's file path: a BOM-aware UTF-8 reader, JSON-or-YAML stream detection, the `---` line
+//! splitter, and skipping of empty and `null` documents.
+
+use super::compose::first_document;
+use super::json::next_value;
+use super::{Document, ErrorKind, YamlError};
+use crate::value::Value;
+
+/// How far kubectl looks for a leading `{` to choose the JSON path.
+const SNIFF_LEN: usize = 4096;
+
+/// The documents of a manifest stream, in order; iteration ends after the first error.
+pub struct Documents {
+    text: String,
+    mode: Mode,
+    kept: usize,
+    done: bool,
+}
+
+enum Mode {
+    /// Reading JSON values from byte `pos`; `read` values decoded so far.
+    Json { pos: usize, read: usize },
+    /// YAML documents still to decode: (text, 1-based first line).
+    Yaml {
+        chunks: std::vec::IntoIter<(String, usize)>,
+        bad_separator: Option<(String, usize)>,
+    },
+}
+
+impl Documents {
+    pub fn new(bytes: &[u8]) -> Self {
+        let text = decode_text(bytes);
+        let sniff = &text[..floor_char_boundary(&text, SNIFF_LEN)];
+        let mode = if sniff.trim_start().starts_with('{') {
+            Mode::Json { pos: 0, read: 0 }
+        } else {
+            yaml_mode(&text, 0)
+        };
+        Documents {
+            text,
+            mode,
+            kept: 0,
+            done: false,
+        }
+    }
+
+    fn error(&mut self, kind: ErrorKind, line: usize) -> Option<Result<Document, YamlError>> {
+        self.done = true;
+        Some(Err(YamlError {
+            document: self.kept,
+            line,
+            kind,
+        }))
+    }
+
+    fn keep(&mut self, value: Value, line: usize) -> Option<Result<Document, YamlError>> {
+        let index = self.kept;
+        self.kept += 1;
+        Some(Ok(Document { index, line, value }))
+    }
+}
+
+impl Iterator for Documents {
+    type Item = Result<Document, YamlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        loop {
+            match &mut self.mode {
+                Mode::Json { pos, read } => {
+                    let start = *pos;
+                    match next_value(&self.text, start) {
+                        Ok(None) => {
+                            self.done = true;
+                            return None;
+                        }
+                        Ok(Some((value, end))) => {
+                            *pos = end;
+                            *read += 1;
+                            let skipped =
+                                self.text[start..].len() - self.text[start..].trim_start().len();
+                            let line = line_of(&self.text, start + skipped);
+                            if value.is_null() {
+                                continue;
+                            }
+                            return self.keep(value, line);
+                        }
+                        Err(e) if *read > 1 || !e.syntax => {
+                            let line = line_of(&self.text, e.offset);
+                            return self.error(ErrorKind::Json(e.message), line);
+                        }
+                        // Like kubectl, one JSON value followed by YAML (or JSON that is really
+                        // YAML) is read on as YAML from where the JSON stopped.
+                        Err(_) => self.mode = yaml_mode(&self.text, start),
+                    }
+                }
+                Mode::Yaml {
+                    chunks,
+                    bad_separator,
+                } => {
+                    let Some((chunk, first_line)) = chunks.next() else {
+                        if let Some((found, line)) = bad_separator.take() {
+                            return self.error(ErrorKind::BadSeparator(found), line);
+                        }
+                        self.done = true;
+                        return None;
+                    };
+                    match first_document(chunk.as_bytes()) {
+                        Ok(None) | Ok(Some((Value::Null, _))) => continue,
+                        Ok(Some((value, line))) => return self.keep(value, first_line + line),
+                        Err((kind, line)) => return self.error(kind, first_line + line),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// kubectl's reader: strip a UTF-8 BOM, convert UTF-16 that has a BOM, replace invalid bytes.
+fn decode_text(bytes: &[u8]) -> String {
+    let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        [0xFF, 0xFE, rest @ ..] => utf16(
+            rest.chunks(2)
+                .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect(),
+        ),
+        [0xFE, 0xFF, rest @ ..] => utf16(
+            rest.chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect(),
+        ),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Splits `text[from..]` into documents the way kubectl's YAMLReader does: line by line (CRLF
+/// read as LF, a final newline added), on lines that begin with `---`, which may carry only a
+/// comment after the marker.
+fn yaml_mode(text: &str, from: usize) -> Mode {
+    let mut chunks = Vec::new();
+    let mut buffer = String::new();
+    let mut buffer_line = 0;
+    let mut bad_separator = None;
+    let first_line = line_of(text, from);
+    let rest = &text[from..];
+    let rest = rest.strip_suffix('\n').unwrap_or(rest);
+    for (n, line) in rest.split('\n').enumerate() {
+        let line_no = first_line + n;
+        if rest.is_empty() {
+            break;
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some(after) = line.strip_prefix("---") {
+            let after = after.trim();
+            if !after.is_empty() && !after.starts_with('#') {
+                bad_separator = Some((after.to_string(), line_no));
+                break;
+            }
+            if !buffer.is_empty() {
+                chunks.push((std::mem::take(&mut buffer), buffer_line));
+            }
+            continue;
+        }
+        if buffer.is_empty() {
+            buffer_line = line_no;
+        }
+        buffer.push_str(line);
+        buffer.push('\n');
+    }
+    if bad_separator.is_none() && !buffer.is_empty() {
+        chunks.push((buffer, buffer_line));
+    }
+    Mode::Yaml {
+        chunks: chunks.into_iter(),
+        bad_separator,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_stream;
+    use super::*;
+
+    fn values(text: &str) -> Vec<String> {
+        parse_stream(text.as_bytes())
+            .unwrap()
+            .into_iter()
+            .map(|d| d.value.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn splits_on_separator_lines_and_skips_empty_docs() {
+        assert_eq!(values("---\n---\na: 1\n---\n~\n---\n"), [r#"{"a":1}"#]);
+        assert_eq!(values("a: 1\n...\nb: 2\n"), [r#"{"a":1}"#]);
+        assert_eq!(
+            values("a: 1\r\n---\r\nb: 2\r\n"),
+            [r#"{"a":1}"#, r#"{"b":2}"#]
+        );
+    }
+
+    #[test]
+    fn rejects_content_after_separator() {
+        let err = parse_stream(b"a: 1\n--- {a: 1}\n").unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSeparator("{a: 1}".into()));
+        assert_eq!(err.line, 2);
+    }
+
+    #[test]
+    fn json_stream_then_yaml() {
+        assert_eq!(
+            values("{\"a\":1}\n---\nc: 3\n"),
+            [r#"{"a":1}"#, r#"{"c":3}"#]
+        );
+        assert!(parse_stream(b"{\"a\":1}\n{\"b\":2}\n---\nc: 3\n").is_err());
+        assert_eq!(values("{\"a\": NaN}"), [r#"{"a":"NaN"}"#]);
+    }
+
+    #[test]
+    fn documents_know_their_index_and_line() {
+        let docs = parse_stream(b"# c\na: 1\n---\n\nb: 2\n").unwrap();
+        assert_eq!((docs[1].index, docs[1].line), (1, 5));
+        assert_eq!(docs[0].line, 2);
+        let err = parse_stream(b"a: 1\n---\nb: [\n").unwrap_err();
+        assert_eq!(err.document, 1);
+    }
+}
