@@ -396,6 +396,119 @@ fn parse_unions(raw: &Value) -> Result<Vec<Union>, String> {
     Ok(unions)
 }
 
+/// The kinds a document describes: each `x-kubernetes-group-version-kind` of a definition (the
+/// first definition naming a kind wins), with plural, scope and status subresource read from
+/// the document's `paths` (namespaced: served under `/namespaces/{namespace}/`; status: a
+/// `.../{name}/status` path exists). Sorted by group, version and kind.
+pub fn document_kinds(doc: &Value) -> Vec<KindInfo> {
+    let mut kinds: Vec<KindInfo> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (name, spec) in document_definitions(doc).into_iter().flatten() {
+        for gvk in spec
+            .get("x-kubernetes-group-version-kind")
+            .and_then(Value::as_list)
+            .into_iter()
+            .flatten()
+        {
+            let Some((group, version, kind)) = gvk_of(gvk) else {
+                continue;
+            };
+            if seen.insert((group, version, kind)) {
+                kinds.push(KindInfo {
+                    group: group.to_string(),
+                    version: version.to_string(),
+                    kind: kind.to_string(),
+                    type_name: name.clone(),
+                    plural: None,
+                    namespaced: false,
+                    has_status_subresource: false,
+                });
+            }
+        }
+    }
+    kinds.sort_by(|a, b| (&a.group, &a.version, &a.kind).cmp(&(&b.group, &b.version, &b.kind)));
+    for (path, item) in doc
+        .get("paths")
+        .and_then(Value::as_map)
+        .into_iter()
+        .flatten()
+    {
+        let Some(resource) = ResourcePath::parse(path) else {
+            continue;
+        };
+        let Some((group, version, kind)) = item
+            .as_map()
+            .into_iter()
+            .flat_map(|ops| ops.values())
+            .find_map(|op| op.get("x-kubernetes-group-version-kind").and_then(gvk_of))
+        else {
+            continue;
+        };
+        let Ok(i) = kinds.binary_search_by(|k| {
+            (k.group.as_str(), k.version.as_str(), k.kind.as_str()).cmp(&(group, version, kind))
+        }) else {
+            continue;
+        };
+        let info = &mut kinds[i];
+        match resource.subresource {
+            None => {
+                info.plural
+                    .get_or_insert_with(|| resource.plural.to_string());
+                info.namespaced |= resource.namespaced;
+            }
+            Some("status") => info.has_status_subresource = true,
+            Some(_) => {}
+        }
+    }
+    kinds
+}
+
+fn gvk_of(v: &Value) -> Option<(&str, &str, &str)> {
+    Some((
+        v.get("group").and_then(Value::as_str).unwrap_or(""),
+        v.get("version")?.as_str()?,
+        v.get("kind")?.as_str()?,
+    ))
+}
+
+/// An API path split into what the kind index needs.
+struct ResourcePath<'a> {
+    namespaced: bool,
+    plural: &'a str,
+    subresource: Option<&'a str>,
+}
+
+impl<'a> ResourcePath<'a> {
+    /// `/api/v1/...` or `/apis/<group>/<version>/...`, then `[namespaces/{namespace}/]<plural>`,
+    /// then optionally `/{name}` and one subresource. Watch paths are skipped.
+    fn parse(path: &'a str) -> Option<ResourcePath<'a>> {
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let rest = match segments.as_slice() {
+            ["api", _version, rest @ ..] => rest,
+            ["apis", _group, _version, rest @ ..] => rest,
+            _ => return None,
+        };
+        let (namespaced, rest) = match rest {
+            ["namespaces", "{namespace}", rest @ ..] if !rest.is_empty() => (true, rest),
+            _ => (false, rest),
+        };
+        match rest {
+            ["watch", ..] => None,
+            [plural] | [plural, "{name}"] => Some(ResourcePath {
+                namespaced,
+                plural,
+                subresource: None,
+            }),
+            [plural, "{name}", sub] => Some(ResourcePath {
+                namespaced,
+                plural,
+                subresource: Some(sub),
+            }),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
