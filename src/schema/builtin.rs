@@ -330,4 +330,113 @@ mod tests {
             }
         }
     }
+
+    /// Prints the cost of indexing and of loading the Pod closure vs. every type:
+    /// `cargo test --release --lib load_costs -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn load_costs() {
+        use std::time::{Duration, Instant};
+        let time = |f: &dyn Fn()| {
+            let runs = 20;
+            let t = Instant::now();
+            (0..runs).for_each(|_| f());
+            t.elapsed() / runs
+        };
+        let index = time(&|| {
+            BuiltinSchemas::index(TOPOLOGY).unwrap();
+        });
+        // Each run indexes afresh, so the closure is parsed cold; the index cost is subtracted.
+        let pod = time(&|| {
+            let b = BuiltinSchemas::index(TOPOLOGY).unwrap();
+            b.schema_for("io.k8s.api.core.v1.Pod").unwrap();
+        })
+        .saturating_sub(index);
+        let all = time(&|| {
+            BuiltinSchemas::index(TOPOLOGY)
+                .unwrap()
+                .full_schema()
+                .unwrap();
+        })
+        .saturating_sub(index);
+        let b = builtin();
+        let pod_types = b
+            .schema_for("io.k8s.api.core.v1.Pod")
+            .unwrap()
+            .types()
+            .len();
+        let cached = time(&|| {
+            b.schema_for("io.k8s.api.core.v1.Pod").unwrap();
+        });
+        let all_types = b.full_schema().unwrap().types().len();
+        eprintln!(
+            "index {index:?}; Pod closure ({pod_types} types) cold {pod:?}, cached {cached:?}; all {all_types} types {all:?}"
+        );
+        assert!(cached < Duration::from_millis(1));
+    }
+
+    /// Compares list and map relationships with the reference's conversion of an older
+    /// Kubernetes (smd-real), printing differences: newer Kubernetes marks many structs and
+    /// maps atomic and re-keys some lists. The lists of four core types must agree.
+    #[test]
+    fn agrees_with_reference_conversion() {
+        let Some(shared) = shared_dir() else {
+            eprintln!("skipped: no shared directory");
+            return;
+        };
+        let path = shared.join("conformance/smd-real/schemas/d474626da7b4.yaml");
+        let reference = parse_smd_schema(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let ours = builtin().full_schema().unwrap();
+        let mut differences = Vec::new();
+        for t in reference.types() {
+            let (Some(theirs), Some(id)) = (t.atom.map.as_deref(), ours.find(&t.name)) else {
+                continue;
+            };
+            let Some(mine) = ours.type_def(id).atom.map.as_deref() else {
+                differences.push(format!("{}: not a map here", t.name));
+                continue;
+            };
+            for f in &theirs.fields {
+                let Some(my_field) = mine.field(&f.name) else {
+                    continue;
+                };
+                let (a, b) = (
+                    reference.resolve(&f.type_ref),
+                    ours.resolve(&my_field.type_ref),
+                );
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                let list = |r: &Resolved| (r.list_relationship(), r.list.map(|l| l.keys.clone()));
+                if list(&a) != list(&b) {
+                    differences.push(format!(
+                        "{}.{}: list: reference {:?}, ours {:?}",
+                        t.name,
+                        f.name,
+                        list(&a),
+                        list(&b)
+                    ));
+                }
+                if a.map_relationship() != b.map_relationship() {
+                    differences.push(format!(
+                        "{}.{}: map: reference {:?}, ours {:?}",
+                        t.name,
+                        f.name,
+                        a.map_relationship(),
+                        b.map_relationship()
+                    ));
+                }
+            }
+        }
+        for d in &differences {
+            eprintln!("{d}");
+        }
+        for core in ["PodSpec", "Container", "ContainerPort", "NodeStatus"] {
+            let prefix = format!("io.k8s.api.core.v1.{core}.");
+            assert!(
+                !differences
+                    .iter()
+                    .any(|d| d.starts_with(&prefix) && d.contains(": list: ")),
+                "{core} differs from the reference"
+            );
+        }
+    }
 }

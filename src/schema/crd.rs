@@ -342,6 +342,42 @@ mod tests {
     }
 
     #[test]
+    fn embedded_resources_and_cluster_scope() {
+        let crd: Value = serde_yaml::from_str(
+            "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+spec:
+  group: example.com
+  scope: Cluster
+  names: {kind: Wrapper, plural: wrappers}
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          template:
+            type: object
+            x-kubernetes-embedded-resource: true
+            x-kubernetes-preserve-unknown-fields: true
+  - name: v0
+    served: false
+",
+        )
+        .unwrap();
+        let l = load_schema_document(&crd).unwrap();
+        assert_eq!(l.kinds.len(), 1);
+        let k = &l.kinds[0];
+        assert_eq!(k.type_name, "com.example.v1.Wrapper");
+        assert!(!k.namespaced && !k.has_status_subresource);
+        let meta = type_at(&l.schema, &k.type_name, &["template", "metadata"]);
+        assert_eq!(meta.named.as_deref(), Some(OBJECT_META));
+        let other = type_at(&l.schema, &k.type_name, &["template", "spec"]);
+        assert_eq!(other.named.as_deref(), Some(UNTYPED_DEDUCED));
+    }
+
+    #[test]
     fn crd_type_names_reverse_the_group() {
         assert_eq!(
             crd_type_name("monitoring.coreos.com", "v1", "Probe"),
