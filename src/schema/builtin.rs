@@ -150,7 +150,8 @@ impl BuiltinSchemas {
     }
 }
 
-fn named_refs<'a>(atom: &'a Atom, out: &mut Vec<&'a str>) {
+/// The type names an atom refers to, depth first (with repeats).
+pub(super) fn named_refs<'a>(atom: &'a Atom, out: &mut Vec<&'a str>) {
     let visit = |r: &'a TypeRef, out: &mut Vec<&'a str>| match &r.named {
         Some(name) => out.push(name),
         None => named_refs(&r.inlined, out),

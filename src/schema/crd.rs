@@ -1,7 +1,7 @@
 //! Schemas from documents a user hands over: a CustomResourceDefinition (converted per served
 //! version as the API server does), an OpenAPI v2/v3 document, or SMD schema YAML.
 
-use super::builtin::builtin;
+use super::builtin::{builtin, named_refs};
 use super::openapi::{
     convert_definitions, convert_schema, document_definitions, document_kinds, set_resource_fields,
     ConvertOptions, OBJECT_META,
@@ -188,7 +188,7 @@ fn with_builtin_references(types: Vec<TypeDef>) -> Result<Schema, SchemaError> {
     let mut walk = Vec::new();
     for t in &types {
         walk.clear();
-        collect_refs(&t.atom, &mut walk);
+        named_refs(&t.atom, &mut walk);
         for name in walk.drain(..) {
             if !defined.contains(name)
                 && !wanted.contains(&name)
@@ -203,22 +203,6 @@ fn with_builtin_references(types: Vec<TypeDef>) -> Result<Schema, SchemaError> {
     let present: HashSet<String> = all.iter().map(|t| t.name.clone()).collect();
     all.extend(extra.into_iter().filter(|t| !present.contains(&t.name)));
     Ok(Schema::new(all).with_types_added(untyped_types()))
-}
-
-fn collect_refs<'a>(atom: &'a Atom, out: &mut Vec<&'a str>) {
-    let visit = |r: &'a TypeRef, out: &mut Vec<&'a str>| match &r.named {
-        Some(name) => out.push(name),
-        None => collect_refs(&r.inlined, out),
-    };
-    if let Some(l) = &atom.list {
-        visit(&l.element_type, out);
-    }
-    if let Some(m) = &atom.map {
-        for f in &m.fields {
-            visit(&f.type_ref, out);
-        }
-        visit(&m.element_type, out);
-    }
 }
 
 #[cfg(test)]
