@@ -8,6 +8,7 @@ pub mod builtin;
 pub mod crd;
 pub mod openapi;
 mod smd_yaml;
+mod topology;
 
 use crate::value::Value;
 use std::collections::HashMap;
@@ -138,6 +139,22 @@ pub struct Union {
 pub struct UnionField {
     pub field_name: String,
     pub discriminator_value: String,
+}
+
+/// What the API serves for one group/version/kind, and the type describing its objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindInfo {
+    /// Empty for the core group.
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// The schema type of the kind's objects.
+    pub type_name: String,
+    /// The resource name in URLs; `None` when the kind is not served as a resource (options,
+    /// reviews, events of a watch).
+    pub plural: Option<String>,
+    pub namespaced: bool,
+    pub has_status_subresource: bool,
 }
 
 #[derive(Debug, Clone)]
