@@ -3,7 +3,7 @@
 
 use crate::value::Value;
 
-use super::gofmt::{go_type, go_value};
+use super::gofmt::{go_map, go_type, go_value};
 
 /// The three patch content types the API server accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,10 +63,7 @@ pub enum PatchError {
 
     /// Strategic merge patch: `error` at `path` (dotted field path; empty for the root).
     #[error("{}{error}", if .path.is_empty() { String::new() } else { format!("{}: ", .path) })]
-    Strategic {
-        path: String,
-        error: StrategicError,
-    },
+    Strategic { path: String, error: StrategicError },
 }
 
 fn syntax_message(patch_type: PatchType, input: Input, eof: bool, detail: &str) -> String {
@@ -84,22 +81,22 @@ fn syntax_message(patch_type: PatchType, input: Input, eof: bool, detail: &str) 
 pub enum StrategicError {
     #[error("invalid JSON document")]
     NotAnObject,
-    #[error("unknown patch type: {} in map: {}", go_value(.directive), go_value(&Value::Map(.map.clone())))]
+    #[error("unknown patch type: {} in map: {}", go_value(.directive), go_map(.map))]
     UnknownPatchType {
-        directive: Value,
-        map: crate::value::Map,
+        directive: Box<Value>,
+        map: Box<crate::value::Map>,
     },
     #[error("merging lists cannot yet be specified in the patch")]
     MergeDirectiveInList,
-    #[error("map: {} does not contain declared merge key: {key}", go_value(&Value::Map(.map.clone())))]
+    #[error("map: {} does not contain declared merge key: {key}", go_map(.map))]
     NoMergeKey {
-        map: crate::value::Map,
+        map: Box<crate::value::Map>,
         key: String,
     },
     #[error("expected a {expected}, but received a {}", go_type(.actual))]
     BadArgType {
         expected: &'static str,
-        actual: Value,
+        actual: Box<Value>,
     },
     #[error("invalid patch format of primitive list")]
     BadPrimitiveListFormat,
@@ -108,7 +105,10 @@ pub enum StrategicError {
     #[error("invalid patch format of setElementOrder list")]
     BadSetElementOrderFormat,
     #[error("The order in patch list:\n{}\n doesn't match $setElementOrder list:\n{}\n", go_value(&Value::List(.patch.clone())), go_value(&Value::List(.order.clone())))]
-    OrderMismatch { patch: Vec<Value>, order: Vec<Value> },
+    OrderMismatch {
+        patch: Vec<Value>,
+        order: Vec<Value>,
+    },
     #[error("lists of lists are not supported")]
     ListOfLists,
     #[error("list element types are not identical: {}", go_value(&Value::List(.lists.iter().cloned().map(Value::List).collect())))]

@@ -1,7 +1,7 @@
 //! Go's `%v` rendering of decoded JSON (`map[k:v]` with sorted keys, `<nil>`, `1e+06`) and its
 //! `reflect` type names, used to word errors exactly as the reference libraries do.
 
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// The `reflect.TypeOf` name Go gives a decoded JSON value.
 pub(crate) fn go_type(v: &Value) -> &'static str {
@@ -23,6 +23,28 @@ pub(crate) fn go_value(v: &Value) -> String {
     out
 }
 
+/// `%v` of a decoded JSON object: `map[k:v ...]` with sorted keys.
+pub(crate) fn go_map(m: &Map) -> String {
+    let mut out = String::new();
+    write_map(&mut out, m);
+    out
+}
+
+fn write_map(out: &mut String, m: &Map) {
+    let mut keys: Vec<&String> = m.keys().collect();
+    keys.sort();
+    out.push_str("map[");
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(k);
+        out.push(':');
+        write(out, &m[k]);
+    }
+    out.push(']');
+}
+
 fn write(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("<nil>"),
@@ -40,20 +62,7 @@ fn write(out: &mut String, v: &Value) {
             }
             out.push(']');
         }
-        Value::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push_str("map[");
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                write(out, &m[k]);
-            }
-            out.push(']');
-        }
+        Value::Map(m) => write_map(out, m),
     }
 }
 

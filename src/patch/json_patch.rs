@@ -186,8 +186,8 @@ fn con_add(con: &mut Value, key: &str, val: Value) -> Result<(), String> {
                 l.push(val);
                 return Ok(());
             }
-            let mut idx =
-                atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
+            let mut idx = atoi(key)
+                .map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
             let size = l.len() as i64 + 1;
             if idx >= size {
                 return Err(invalid_index(idx));
@@ -229,7 +229,8 @@ fn con_remove(con: &mut Value, key: &str) -> Result<Value, String> {
 }
 
 fn add(doc: &mut Value, op: &Value) -> Result<(), String> {
-    let path = path_of(op).map_err(|_| format!("add operation failed to decode path: {MISSING}"))?;
+    let path =
+        path_of(op).map_err(|_| format!("add operation failed to decode path: {MISSING}"))?;
     let Some((con, key)) = find_object(doc, path) else {
         return Err(format!(
             "add operation does not apply: doc is missing path: {path:?}: {MISSING}"
@@ -317,7 +318,8 @@ fn test(doc: &mut Value, op: &Value) -> Result<(), String> {
             "test operation does not apply: is missing path: {path}: {MISSING}"
         ));
     };
-    let actual = get_mut(con, &key).map_err(|e| format!("error in test for path: '{path}': {e}"))?;
+    let actual =
+        get_mut(con, &key).map_err(|e| format!("error in test for path: '{path}': {e}"))?;
     match actual {
         // A missing or null member passes a test against null.
         None if expected.is_null() => Ok(()),
@@ -428,7 +430,10 @@ mod tests {
         let err = apply(r#"{}"#, r#"[{"op":"test","path":"/a","value":1}]"#).unwrap_err();
         assert_eq!(err, "testing value /a failed: test failed");
         let err = apply(r#"{}"#, r#"{"op":"add"}"#).unwrap_err();
-        assert_eq!(err, "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+        assert_eq!(
+            err,
+            "json: cannot unmarshal object into Go value of type jsonpatch.Patch"
+        );
         let err = apply(r#"{}"#, r#"[{"op":"frob"}]"#).unwrap_err();
         assert_eq!(err, "Unexpected kind: frob");
     }

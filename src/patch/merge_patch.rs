@@ -78,13 +78,19 @@ mod tests {
 
     #[test]
     fn null_deletes_and_objects_merge() {
-        let out = merge_patch(&v(r#"{"a":{"b":1,"c":2},"d":3}"#), &v(r#"{"a":{"b":null},"d":4}"#));
+        let out = merge_patch(
+            &v(r#"{"a":{"b":1,"c":2},"d":3}"#),
+            &v(r#"{"a":{"b":null},"d":4}"#),
+        );
         assert_eq!(out.unwrap(), v(r#"{"a":{"c":2},"d":4}"#));
     }
 
     #[test]
     fn new_values_lose_their_nulls_but_arrays_keep_theirs() {
-        let out = merge_patch(&v(r#"{"a":null}"#), &v(r#"{"a":{"b":1,"c":null},"l":[null,{"x":null}]}"#));
+        let out = merge_patch(
+            &v(r#"{"a":null}"#),
+            &v(r#"{"a":{"b":1,"c":null},"l":[null,{"x":null}]}"#),
+        );
         assert_eq!(out.unwrap(), v(r#"{"a":{"b":1},"l":[null,{}]}"#));
     }
 
@@ -96,10 +102,25 @@ mod tests {
 
     #[test]
     fn invalid_inputs() {
-        assert_eq!(merge_patch(&Value::Null, &v("{}")), Err(PatchError::MergeInvalidDocument));
-        assert_eq!(merge_patch(&v("{}"), &Value::Null), Err(PatchError::MergeInvalidPatch));
-        assert_eq!(merge_patch(&v("{}"), &v("\"s\"")), Err(PatchError::MergeInvalidPatch));
-        assert_eq!(merge_patch(&v("[1]"), &v(r#"{"a":null}"#)).unwrap(), v("{}"));
-        assert_eq!(merge_patch(&v("{}"), &v("[1,null]")).unwrap(), v("[1,null]"));
+        assert_eq!(
+            merge_patch(&Value::Null, &v("{}")),
+            Err(PatchError::MergeInvalidDocument)
+        );
+        assert_eq!(
+            merge_patch(&v("{}"), &Value::Null),
+            Err(PatchError::MergeInvalidPatch)
+        );
+        assert_eq!(
+            merge_patch(&v("{}"), &v("\"s\"")),
+            Err(PatchError::MergeInvalidPatch)
+        );
+        assert_eq!(
+            merge_patch(&v("[1]"), &v(r#"{"a":null}"#)).unwrap(),
+            v("{}")
+        );
+        assert_eq!(
+            merge_patch(&v("{}"), &v("[1,null]")).unwrap(),
+            v("[1,null]")
+        );
     }
 }

@@ -45,8 +45,16 @@ fn patch_vectors() {
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let vector = from_json_str(&text).unwrap();
-        let name = vector.get("name").and_then(Value::as_str).unwrap().to_string();
-        let kind = vector.get("type").and_then(Value::as_str).unwrap().to_string();
+        let name = vector
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        let kind = vector
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
         let outcome = run(&vector, &kind);
         let entry = counts.entry(kind).or_default();
         match outcome {
@@ -76,7 +84,11 @@ fn patch_vectors() {
     for s in &stale {
         println!("listed in KNOWN_DIFFERENCES.md but passes: {s}");
     }
-    assert!(unexpected.is_empty(), "unexpected failures:\n{}", unexpected.join("\n\n"));
+    assert!(
+        unexpected.is_empty(),
+        "unexpected failures:\n{}",
+        unexpected.join("\n\n")
+    );
 }
 
 /// Vector names listed as `- \`name\`: reason` in KNOWN_DIFFERENCES.md.
@@ -92,7 +104,12 @@ fn known_differences(path: &Path) -> HashMap<String, String> {
         .collect()
 }
 
-fn input(vector: &Value, key: &str, patch_type: PatchType, which: Input) -> Result<Value, PatchError> {
+fn input(
+    vector: &Value,
+    key: &str,
+    patch_type: PatchType,
+    which: Input,
+) -> Result<Value, PatchError> {
     match vector.get(&format!("{key}Text")).and_then(Value::as_str) {
         Some(text) => parse_input(patch_type, which, text),
         None => Ok(vector.get(key).cloned().expect("vector without input")),
@@ -154,7 +171,11 @@ fn sorted(v: &Value) -> Value {
         Value::Map(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            Value::Map(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect::<Map>())
+            Value::Map(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&m[k])))
+                    .collect::<Map>(),
+            )
         }
         Value::List(l) => Value::List(l.iter().map(sorted).collect()),
         other => other.clone(),
@@ -201,7 +222,13 @@ fn node(s: &Value) -> Node {
                     ext("x-kubernetes-patch-strategy"),
                     ext("x-kubernetes-patch-merge-key"),
                 );
-                (k.clone(), Field { node: node(v), meta })
+                (
+                    k.clone(),
+                    Field {
+                        node: node(v),
+                        meta,
+                    },
+                )
             })
             .collect()
     };
@@ -210,7 +237,9 @@ fn node(s: &Value) -> Node {
         None | Some("object") if props.is_some() => Node::Kind(fields(props.unwrap())),
         None => Node::Arbitrary,
         Some("object") => Node::Map,
-        Some("array") => Node::Array(Box::new(s.get("items").map(node).unwrap_or(Node::Arbitrary))),
+        Some("array") => Node::Array(Box::new(
+            s.get("items").map(node).unwrap_or(Node::Arbitrary),
+        )),
         Some(_) => Node::Primitive,
     }
 }
@@ -266,7 +295,9 @@ impl PatchMetaLookup for OpenApiMeta {
         let f = field_of(self.node, key, "slice")?;
         let items = match &f.node {
             Node::Array(items) => Some(OpenApiMeta { node: items }),
-            Node::Ref(name) => Some(OpenApiMeta { node: &definitions()[name] }),
+            Node::Ref(name) => Some(OpenApiMeta {
+                node: &definitions()[name],
+            }),
             Node::Arbitrary => None,
             Node::Map => return Err("expected slice, but got map".into()),
             Node::Primitive => return Err("expected slice, but got primitive".into()),

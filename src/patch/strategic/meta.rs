@@ -86,7 +86,14 @@ impl<'a> SchemaPatchMeta<'a> {
         let meta = f
             .patch
             .as_ref()
-            .map(|p| FieldPatchMeta::new(Some(&p.strategy).filter(|s| !s.is_empty()).map(|s| s.as_str()), p.merge_key.as_deref()))
+            .map(|p| {
+                FieldPatchMeta::new(
+                    Some(&p.strategy)
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.as_str()),
+                    p.merge_key.as_deref(),
+                )
+            })
             .unwrap_or_default();
         Ok((&f.type_ref, meta))
     }
@@ -104,8 +111,13 @@ impl PatchMetaLookup for SchemaPatchMeta<'_> {
             .schema
             .resolve(tr)
             .and_then(|r| r.list)
-            .ok_or_else(|| format!("expected slice, but got a non-list type for field {field:?}"))?;
-        Ok((Some(SchemaPatchMeta::new(self.schema, &list.element_type)), meta))
+            .ok_or_else(|| {
+                format!("expected slice, but got a non-list type for field {field:?}")
+            })?;
+        Ok((
+            Some(SchemaPatchMeta::new(self.schema, &list.element_type)),
+            meta,
+        ))
     }
 
     fn name(&self) -> String {

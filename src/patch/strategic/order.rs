@@ -107,12 +107,12 @@ pub(super) fn partition(
             let Value::Map(m) = &item else {
                 return Err(StrategicError::BadArgType {
                     expected: "map[string]interface {}",
-                    actual: item,
+                    actual: Box::new(item),
                 });
             };
             let Some(key) = m.get(merge_key) else {
                 return Err(StrategicError::NoMergeKey {
-                    map: m.clone(),
+                    map: Box::new(m.clone()),
                     key: merge_key.to_string(),
                 });
             };
@@ -142,7 +142,13 @@ pub(super) fn normalize_element_order(
 ) -> Result<Vec<Value>, StrategicError> {
     let patch = normalize_slice_order(patch, patch_order, merge_key, kind)?;
     let server_only = normalize_slice_order(server_only, server_order, merge_key, kind)?;
-    Ok(merge_sorted(server_only, patch, server_order, merge_key, kind))
+    Ok(merge_sorted(
+        server_only,
+        patch,
+        server_order,
+        merge_key,
+        kind,
+    ))
 }
 
 fn normalize_slice_order(
@@ -156,12 +162,12 @@ fn normalize_slice_order(
             let Value::Map(m) = item else {
                 return Err(StrategicError::BadArgType {
                     expected: "map[string]interface {}",
-                    actual: item.clone(),
+                    actual: Box::new(item.clone()),
                 });
             };
             if !m.contains_key(merge_key) {
                 return Err(StrategicError::NoMergeKey {
-                    map: m.clone(),
+                    map: Box::new(m.clone()),
                     key: merge_key.to_string(),
                 });
             }
