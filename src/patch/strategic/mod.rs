@@ -1,0 +1,767 @@
+//! Strategic merge patch, as apimachinery's `StrategicMergeMapPatchUsingLookupPatchMeta`
+//! applies it on the server: objects merge, `null` deletes, lists merge by merge key or by
+//! value when their field has the `merge` strategy and are replaced otherwise, and the
+//! `$patch`, `$retainKeys`, `$setElementOrder/…` and `$deleteFromPrimitiveList/…` directives
+//! apply. Patch metadata comes from a [`PatchMetaLookup`].
+
+mod meta;
+mod order;
+
+pub use meta::{FieldPatchMeta, NoPatchMeta, PatchMetaLookup, SchemaPatchMeta};
+
+use super::{PatchError, StrategicError};
+use crate::value::{Map, Value};
+use order::{dedup_scalars, element_kind, go_eq, normalize_element_order, partition, ItemKind};
+
+type Result<T, E = PatchError> = std::result::Result<T, E>;
+
+const DIRECTIVE: &str = "$patch";
+const DELETE: &str = "delete";
+const REPLACE: &str = "replace";
+const MERGE: &str = "merge";
+const RETAIN_KEYS: &str = "$retainKeys";
+const RETAIN_KEYS_STRATEGY: &str = "retainKeys";
+const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
+const SET_ELEMENT_ORDER: &str = "$setElementOrder";
+
+/// Applies the strategic merge `patch` to `original` with the patch metadata of the object's
+/// type. A `null` original or patch counts as an empty object; anything else that is not an
+/// object is an error.
+pub fn strategic_merge_patch<L: PatchMetaLookup>(
+    original: &Value,
+    patch: &Value,
+    meta: &L,
+) -> Result<Value> {
+    let as_map = |v: &Value| match v {
+        Value::Map(m) => Ok(m.clone()),
+        Value::Null => Ok(Map::new()),
+        _ => Err(PatchError::Strategic {
+            path: String::new(),
+            error: StrategicError::NotAnObject,
+        }),
+    };
+    let (original, patch) = (as_map(original)?, as_map(patch)?);
+    merge_map(original, patch, Some(meta), "").map(Value::Map)
+}
+
+fn fail(path: &str, error: StrategicError) -> PatchError {
+    PatchError::Strategic {
+        path: path.to_string(),
+        error,
+    }
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// The field's strategy other than `retainKeys` (which [`merge_map`] handles through the
+/// `$retainKeys` directive the client sends).
+fn strategy(meta: &FieldPatchMeta) -> Result<&str, StrategicError> {
+    let s = &meta.strategies;
+    match s.as_slice() {
+        [] => Ok(""),
+        [one] if one == RETAIN_KEYS_STRATEGY => Ok(""),
+        [one] => Ok(one),
+        [a, b] if a == RETAIN_KEYS_STRATEGY => Ok(b),
+        [a, b] if b == RETAIN_KEYS_STRATEGY => Ok(a),
+        _ => Err(StrategicError::BadStrategy(s.clone())),
+    }
+}
+
+/// The list field named after a directive prefix (`$setElementOrder/containers`).
+fn directive_target<'k>(
+    key: &'k str,
+    prefix: &str,
+    err: StrategicError,
+) -> Result<&'k str, StrategicError> {
+    match key.split_once('/') {
+        Some((p, rest)) if p == prefix => Ok(rest),
+        _ => Err(err),
+    }
+}
+
+fn lookup<L: PatchMetaLookup>(
+    schema: Option<&L>,
+    key: &str,
+    list: bool,
+    path: &str,
+) -> Result<(Option<L>, FieldPatchMeta)> {
+    let Some(s) = schema else {
+        return Ok((None, FieldPatchMeta::default()));
+    };
+    let found = if list {
+        s.lookup_list_field(key)
+    } else {
+        s.lookup_map_field(key)
+    };
+    found.map_err(|e| fail(path, StrategicError::Lookup(e)))
+}
+
+fn merge_map<L: PatchMetaLookup>(
+    mut original: Map,
+    mut patch: Map,
+    schema: Option<&L>,
+    path: &str,
+) -> Result<Map> {
+    if let Some(directive) = patch.get(DIRECTIVE) {
+        return match directive.as_str() {
+            Some(REPLACE) => {
+                patch.shift_remove(DIRECTIVE);
+                Ok(patch)
+            }
+            Some(DELETE) => Ok(Map::new()),
+            _ => Err(fail(
+                path,
+                StrategicError::UnknownPatchType {
+                    directive: Box::new(directive.clone()),
+                    map: Box::new(patch.clone()),
+                },
+            )),
+        };
+    }
+    apply_retain_keys(&mut original, &mut patch).map_err(|e| fail(path, e))?;
+    apply_set_element_order(&mut original, &mut patch, schema, path)?;
+
+    for (key, patch_v) in patch {
+        let (key, is_delete_list) = if key.starts_with(DELETE_FROM_PRIMITIVE_LIST) {
+            let target = directive_target(
+                &key,
+                DELETE_FROM_PRIMITIVE_LIST,
+                StrategicError::BadPrimitiveListFormat,
+            )
+            .map_err(|e| fail(path, e))?;
+            (target.to_string(), true)
+        } else {
+            (key, false)
+        };
+        let field_path = child(path, &key);
+        if patch_v.is_null() {
+            original.shift_remove(&key);
+            continue;
+        }
+        let same_kind = match original.get(&key) {
+            None => false,
+            Some(o) => std::mem::discriminant(o) == std::mem::discriminant(&patch_v),
+        };
+        if !same_kind {
+            // Absent live, or a different type: the patch value is taken, cleaned of nulls
+            // and `$patch` maps. A deletion list never adds anything.
+            if !is_delete_list {
+                match remove_directives(discard_nulls(patch_v)) {
+                    Some(v) => {
+                        original.insert(key, v);
+                    }
+                    None => {
+                        original.shift_remove(&key);
+                    }
+                }
+            }
+            continue;
+        }
+        let orig_v = original.get_mut(&key).expect("checked above");
+        let merged = match (std::mem::take(orig_v), patch_v) {
+            (Value::Map(o), Value::Map(p)) => {
+                let (sub, meta) = lookup(schema, &key, false, &field_path)?;
+                if strategy(&meta).map_err(|e| fail(&field_path, e))? == REPLACE {
+                    Value::Map(p)
+                } else {
+                    Value::Map(merge_map(o, p, sub.as_ref(), &field_path)?)
+                }
+            }
+            (Value::List(o), Value::List(p)) => {
+                let (sub, meta) = lookup(schema, &key, true, &field_path)?;
+                let strategy = strategy(&meta).map_err(|e| fail(&field_path, e))?;
+                if strategy == MERGE || is_delete_list {
+                    let merge_key = meta.merge_key.as_deref().unwrap_or("");
+                    let list =
+                        merge_list(o, p, sub.as_ref(), merge_key, is_delete_list, &field_path)?;
+                    Value::List(list)
+                } else {
+                    Value::List(p)
+                }
+            }
+            (_, p) => match remove_directives(p) {
+                Some(v) => v,
+                None => {
+                    original.shift_remove(&key);
+                    continue;
+                }
+            },
+        };
+        *original.get_mut(&key).expect("checked above") = merged;
+    }
+    Ok(original)
+}
+
+/// `$retainKeys`: drops live keys not listed, after checking every patched key is listed.
+fn apply_retain_keys(original: &mut Map, patch: &mut Map) -> Result<(), StrategicError> {
+    let Some(retain) = patch.shift_remove(RETAIN_KEYS) else {
+        return Ok(());
+    };
+    let Value::List(retain) = retain else {
+        return Err(StrategicError::BadRetainKeysFormat);
+    };
+    let listed = |k: &str| retain.iter().any(|r| r.as_str() == Some(k));
+    for (k, v) in patch.iter() {
+        if v.is_null()
+            || k.starts_with(DELETE_FROM_PRIMITIVE_LIST)
+            || k.starts_with(SET_ELEMENT_ORDER)
+        {
+            continue;
+        }
+        if !listed(k) {
+            return Err(StrategicError::BadRetainKeysFormat);
+        }
+    }
+    original.retain(|k, _| listed(k));
+    Ok(())
+}
+
+/// `$setElementOrder/<list>`: merges the list (if patched) and orders the result by the
+/// order list, then the patch, then the live list. The patched list is consumed.
+fn apply_set_element_order<L: PatchMetaLookup>(
+    original: &mut Map,
+    patch: &mut Map,
+    schema: Option<&L>,
+    path: &str,
+) -> Result<()> {
+    let keys: Vec<String> = patch
+        .keys()
+        .filter(|k| k.starts_with(SET_ELEMENT_ORDER))
+        .cloned()
+        .collect();
+    for key in keys {
+        let order_v = patch.shift_remove(&key).expect("listed above");
+        let Value::List(order) = order_v else {
+            return Err(fail(
+                path,
+                StrategicError::BadArgType {
+                    expected: "[]interface {}",
+                    actual: Box::new(order_v),
+                },
+            ));
+        };
+        let target = directive_target(
+            &key,
+            SET_ELEMENT_ORDER,
+            StrategicError::BadSetElementOrderFormat,
+        )
+        .map_err(|e| fail(path, e))?
+        .to_string();
+        let field_path = child(path, &target);
+        let as_list = |v: Option<&Value>| -> Result<Option<Vec<Value>>> {
+            match v {
+                None => Ok(None),
+                Some(Value::List(l)) => Ok(Some(l.clone())),
+                Some(other) => Err(fail(
+                    &field_path,
+                    StrategicError::BadArgType {
+                        expected: "[]interface {}",
+                        actual: Box::new(other.clone()),
+                    },
+                )),
+            }
+        };
+        let live = as_list(original.get(&target))?;
+        let patched = as_list(patch.get(&target))?;
+        let (sub, meta) = lookup(schema, &target, true, &field_path)?;
+        let strategy = strategy(&meta).map_err(|e| fail(&field_path, e))?;
+        let merge_key = meta.merge_key.as_deref().unwrap_or("");
+        validate_order(patched.as_deref().unwrap_or(&[]), &order, merge_key)
+            .map_err(|e| fail(&field_path, e))?;
+
+        let merged = match (&live, &patched) {
+            (Some(l), None) => l.clone(),
+            (None, Some(p)) => match remove_directives(Value::List(p.clone())) {
+                Some(Value::List(v)) => v,
+                _ => continue,
+            },
+            (Some(l), Some(p)) => {
+                if strategy == MERGE {
+                    merge_list(
+                        l.clone(),
+                        p.clone(),
+                        sub.as_ref(),
+                        merge_key,
+                        false,
+                        &field_path,
+                    )?
+                } else {
+                    p.clone()
+                }
+            }
+            (None, None) => continue,
+        };
+        let live = live.unwrap_or_default();
+        let (in_order, server_only) =
+            partition(merged, &order, merge_key).map_err(|e| fail(&field_path, e))?;
+        let kind = element_kind(&[&live, patched.as_deref().unwrap_or(&[])])
+            .map_err(|e| fail(&field_path, e))?;
+        let ordered =
+            normalize_element_order(in_order, server_only, &order, &live, merge_key, kind)
+                .map_err(|e| fail(&field_path, e))?;
+        original.insert(target.clone(), Value::List(ordered));
+        patch.shift_remove(&target);
+    }
+    Ok(())
+}
+
+/// Checks the patch list's items appear in the order list, in the same relative order
+/// (deletions and other directive items aside).
+fn validate_order(patch: &[Value], order: &[Value], merge_key: &str) -> Result<(), StrategicError> {
+    if order.is_empty() || patch.is_empty() {
+        return Ok(());
+    }
+    let items: Vec<&Value> = if merge_key.is_empty() {
+        patch.iter().collect()
+    } else {
+        let mut kept = Vec::new();
+        for v in patch {
+            if !matches!(v, Value::Map(_)) {
+                return Err(StrategicError::BadArgType {
+                    expected: "map[string]interface {}",
+                    actual: Box::new(v.clone()),
+                });
+            }
+            if v.get(DIRECTIVE).and_then(Value::as_str) != Some(DELETE) {
+                kept.push(v);
+            }
+        }
+        kept
+    };
+    let (mut p, mut o) = (0, 0);
+    while p < items.len() && o < order.len() {
+        if items[p].get(DIRECTIVE).is_some() {
+            p += 1;
+            continue;
+        }
+        if merge_key_equal(items[p], &order[o], merge_key)? {
+            p += 1;
+        }
+        o += 1;
+    }
+    if p < items.len() && o >= order.len() {
+        return Err(StrategicError::OrderMismatch {
+            patch: patch.to_vec(),
+            order: order.to_vec(),
+        });
+    }
+    Ok(())
+}
+
+fn merge_key_equal(a: &Value, b: &Value, merge_key: &str) -> Result<bool, StrategicError> {
+    if merge_key.is_empty() {
+        return Ok(go_eq(a, b));
+    }
+    let key_of = |v: &Value| -> Result<Value, StrategicError> {
+        let Value::Map(m) = v else {
+            return Err(StrategicError::BadArgType {
+                expected: "map[string]interface {}",
+                actual: Box::new(v.clone()),
+            });
+        };
+        m.get(merge_key)
+            .cloned()
+            .ok_or_else(|| StrategicError::NoMergeKey {
+                map: Box::new(m.clone()),
+                key: merge_key.to_string(),
+            })
+    };
+    Ok(go_eq(&key_of(a)?, &key_of(b)?))
+}
+
+/// Merges two lists of a field with the `merge` strategy (or a deletion list).
+fn merge_list<L: PatchMetaLookup>(
+    original: Vec<Value>,
+    patch: Vec<Value>,
+    schema: Option<&L>,
+    merge_key: &str,
+    is_delete_list: bool,
+    path: &str,
+) -> Result<Vec<Value>> {
+    if original.is_empty() && patch.is_empty() {
+        return Ok(original);
+    }
+    let kind = element_kind(&[&original, &patch]).map_err(|e| fail(path, e))?;
+    let (merged, patch, original) = if kind == ItemKind::Scalar {
+        if is_delete_list {
+            return Ok(original
+                .into_iter()
+                .filter(|v| !patch.iter().any(|d| go_eq(d, v)))
+                .collect());
+        }
+        let mut both = original.clone();
+        both.extend(patch.iter().cloned());
+        (dedup_scalars(both), patch, original)
+    } else {
+        if merge_key.is_empty() {
+            let name = schema
+                .map(|s| s.name())
+                .unwrap_or_else(|| "<no schema>".into());
+            return Err(fail(path, StrategicError::NoMergeKeyForList(name)));
+        }
+        let (original, patch) =
+            apply_list_directives(original, patch, merge_key).map_err(|e| fail(path, e))?;
+        let mut merged = original.clone();
+        for item in &patch {
+            let Value::Map(p) = item else {
+                unreachable!("element kinds checked")
+            };
+            let key = p.get(merge_key).ok_or_else(|| {
+                fail(
+                    path,
+                    StrategicError::NoMergeKey {
+                        map: Box::new(p.clone()),
+                        key: merge_key.to_string(),
+                    },
+                )
+            })?;
+            let found = merged
+                .iter()
+                .position(|o| o.get(merge_key).is_some_and(|v| go_eq(v, key)));
+            match found {
+                Some(i) => {
+                    let Value::Map(o) = std::mem::take(&mut merged[i]) else {
+                        unreachable!("element kinds checked")
+                    };
+                    let item_path = format!("{path}[{merge_key}={}]", super::gofmt::go_value(key));
+                    merged[i] = Value::Map(merge_map(o, p.clone(), schema, &item_path)?);
+                }
+                None => merged.push(item.clone()),
+            }
+        }
+        (merged, patch, original)
+    };
+    let merge_key = if kind == ItemKind::Scalar {
+        ""
+    } else {
+        merge_key
+    };
+    let (in_patch, server_only) =
+        partition(merged, &patch, merge_key).map_err(|e| fail(path, e))?;
+    normalize_element_order(in_patch, server_only, &patch, &original, merge_key, kind)
+        .map_err(|e| fail(path, e))
+}
+
+/// Applies the `$patch` items of a merging list of objects: `delete` removes every live item
+/// with that merge key, `replace` makes the other patch items the whole list. Returns the
+/// live list and the remaining patch items.
+fn apply_list_directives(
+    mut original: Vec<Value>,
+    patch: Vec<Value>,
+    merge_key: &str,
+) -> Result<(Vec<Value>, Vec<Value>), StrategicError> {
+    let mut plain = Vec::new();
+    let mut replace = false;
+    for item in patch {
+        let Value::Map(m) = &item else {
+            unreachable!("element kinds checked")
+        };
+        let Some(directive) = m.get(DIRECTIVE) else {
+            plain.push(item);
+            continue;
+        };
+        match directive.as_str() {
+            Some(DELETE) => {
+                let Some(key) = m.get(merge_key) else {
+                    return Err(StrategicError::NoMergeKey {
+                        map: Box::new(m.clone()),
+                        key: merge_key.to_string(),
+                    });
+                };
+                original.retain(|o| !o.get(merge_key).is_some_and(|v| go_eq(v, key)));
+            }
+            Some(REPLACE) => replace = true,
+            Some(MERGE) => return Err(StrategicError::MergeDirectiveInList),
+            _ => {
+                return Err(StrategicError::UnknownPatchType {
+                    directive: Box::new(directive.clone()),
+                    map: Box::new(m.clone()),
+                })
+            }
+        }
+    }
+    if replace {
+        Ok((plain, Vec::new()))
+    } else {
+        Ok((original, plain))
+    }
+}
+
+/// Drops `null` members of objects at any depth.
+fn discard_nulls(v: Value) -> Value {
+    match v {
+        Value::Map(m) => Value::Map(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, discard_nulls(v)))
+                .collect(),
+        ),
+        Value::List(l) => Value::List(l.into_iter().map(discard_nulls).collect()),
+        other => other,
+    }
+}
+
+/// Drops every object holding `$patch` (and the member or item it is); `None` when `v`
+/// itself is one.
+fn remove_directives(v: Value) -> Option<Value> {
+    match v {
+        Value::Map(m) if m.contains_key(DIRECTIVE) => None,
+        Value::Map(m) => Some(Value::Map(
+            m.into_iter()
+                .filter_map(|(k, v)| remove_directives(v).map(|v| (k, v)))
+                .collect(),
+        )),
+        Value::List(l) => Some(Value::List(
+            l.into_iter().filter_map(remove_directives).collect(),
+        )),
+        other => Some(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn v(s: &str) -> Value {
+        from_json_str(s).unwrap()
+    }
+
+    /// Patch metadata from a tiny table: field name → (strategy, merge key); every field's
+    /// value is described by the same table.
+    #[derive(Clone, Copy)]
+    struct Table(&'static [(&'static str, &'static str, &'static str)]);
+
+    impl PatchMetaLookup for Table {
+        fn lookup_map_field(&self, f: &str) -> Result<(Option<Self>, FieldPatchMeta), String> {
+            let meta = self.0.iter().find(|(n, _, _)| *n == f).map(|(_, s, k)| {
+                FieldPatchMeta::new(
+                    Some(s).filter(|s| !s.is_empty()).copied(),
+                    Some(k).filter(|k| !k.is_empty()).copied(),
+                )
+            });
+            Ok((Some(*self), meta.unwrap_or_default()))
+        }
+        fn lookup_list_field(&self, f: &str) -> Result<(Option<Self>, FieldPatchMeta), String> {
+            self.lookup_map_field(f)
+        }
+        fn name(&self) -> String {
+            "table".into()
+        }
+    }
+
+    const META: Table = Table(&[
+        ("items", "merge", "name"),
+        ("tags", "merge", ""),
+        ("plain", "", ""),
+        ("strategy", "retainKeys", ""),
+        ("whole", "replace", ""),
+    ]);
+
+    fn smp(original: &str, patch: &str) -> Result<Value, String> {
+        strategic_merge_patch(&v(original), &v(patch), &META).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn maps_merge_and_null_deletes() {
+        let out = smp(
+            r#"{"a":{"b":1,"c":2}}"#,
+            r#"{"a":{"b":null,"d":3},"x":null}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"a":{"c":2,"d":3}}"#));
+    }
+
+    #[test]
+    fn keyed_lists_merge_by_key_in_patch_order() {
+        let out = smp(
+            r#"{"items":[{"name":"a","v":1},{"name":"b","v":2}]}"#,
+            r#"{"items":[{"name":"c","v":3},{"name":"b","v":4}]}"#,
+        );
+        assert_eq!(
+            out.unwrap(),
+            v(r#"{"items":[{"name":"c","v":3},{"name":"a","v":1},{"name":"b","v":4}]}"#)
+        );
+    }
+
+    #[test]
+    fn lists_without_merge_strategy_are_replaced_verbatim() {
+        let out = smp(r#"{"plain":[1,2]}"#, r#"{"plain":[{"$patch":"delete"}]}"#);
+        assert_eq!(out.unwrap(), v(r#"{"plain":[{"$patch":"delete"}]}"#));
+    }
+
+    #[test]
+    fn patch_directive_on_maps_and_list_items() {
+        assert_eq!(
+            smp(r#"{"a":{"b":1}}"#, r#"{"a":{"$patch":"delete"}}"#).unwrap(),
+            v(r#"{"a":{}}"#)
+        );
+        assert_eq!(
+            smp(r#"{"a":{"b":1}}"#, r#"{"a":{"$patch":"replace","c":2}}"#).unwrap(),
+            v(r#"{"a":{"c":2}}"#)
+        );
+        let out = smp(
+            r#"{"items":[{"name":"a"},{"name":"b"}]}"#,
+            r#"{"items":[{"$patch":"delete","name":"a"}]}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"items":[{"name":"b"}]}"#));
+        let out = smp(
+            r#"{"items":[{"name":"a"},{"name":"b"}]}"#,
+            r#"{"items":[{"name":"z"},{"$patch":"replace"}]}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"items":[{"name":"z"}]}"#));
+        let err = smp(r#"{"a":{}}"#, r#"{"a":{"$patch":"frob"}}"#).unwrap_err();
+        assert_eq!(err, "a: unknown patch type: frob in map: map[$patch:frob]");
+    }
+
+    #[test]
+    fn primitive_lists_union_and_delete_from() {
+        let out = smp(r#"{"tags":["a","b"]}"#, r#"{"tags":["c","a"]}"#);
+        assert_eq!(out.unwrap(), v(r#"{"tags":["c","a","b"]}"#));
+        let out = smp(
+            r#"{"plain":["a","b","a"]}"#,
+            r#"{"$deleteFromPrimitiveList/plain":["a"]}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"plain":["b"]}"#));
+        let err = smp(r#"{}"#, r#"{"$deleteFromPrimitiveList":["a"]}"#).unwrap_err();
+        assert_eq!(err, "invalid patch format of primitive list");
+    }
+
+    #[test]
+    fn set_element_order() {
+        let out = smp(
+            r#"{"tags":["a","b","c"]}"#,
+            r#"{"$setElementOrder/tags":["c","a","b"]}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"tags":["c","a","b"]}"#));
+        let out = smp(
+            r#"{"items":[{"name":"a"},{"name":"b"}]}"#,
+            r#"{"$setElementOrder/items":[{"name":"b"},{"name":"n"},{"name":"a"}],"items":[{"name":"n"}]}"#,
+        );
+        assert_eq!(
+            out.unwrap(),
+            v(r#"{"items":[{"name":"b"},{"name":"n"},{"name":"a"}]}"#)
+        );
+        let err = smp(
+            r#"{"items":[]}"#,
+            r#"{"$setElementOrder/items":[{"name":"b"}],"items":[{"name":"a"}]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            err.starts_with("items: The order in patch list:\n[map[name:a]]"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn retain_keys() {
+        let out = smp(
+            r#"{"strategy":{"type":"Rolling","rolling":{"max":1}}}"#,
+            r#"{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}"#,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"strategy":{"type":"Recreate"}}"#));
+        let err = smp(
+            r#"{"strategy":{}}"#,
+            r#"{"strategy":{"$retainKeys":["type"],"x":1}}"#,
+        );
+        assert_eq!(
+            err.unwrap_err(),
+            "strategy: invalid patch format of retainKeys"
+        );
+    }
+
+    #[test]
+    fn replace_strategy_and_merge_key_errors() {
+        let out = smp(r#"{"whole":{"a":1}}"#, r#"{"whole":{"b":2}}"#);
+        assert_eq!(out.unwrap(), v(r#"{"whole":{"b":2}}"#));
+        let err = smp(r#"{"items":[{"name":"a"}]}"#, r#"{"items":[{"v":1}]}"#).unwrap_err();
+        assert_eq!(
+            err,
+            "items: map: map[v:1] does not contain declared merge key: name"
+        );
+    }
+
+    #[test]
+    fn new_values_lose_nulls_and_patch_maps() {
+        let out = smp(r#"{}"#, r#"{"a":{"b":null,"c":{"$patch":"delete"},"d":1}}"#);
+        assert_eq!(out.unwrap(), v(r#"{"a":{"d":1}}"#));
+    }
+
+    #[test]
+    fn no_metadata_replaces_lists() {
+        let out = strategic_merge_patch(&v(r#"{"l":[1,2]}"#), &v(r#"{"l":[3]}"#), &NoPatchMeta);
+        assert_eq!(out.unwrap(), v(r#"{"l":[3]}"#));
+    }
+
+    #[test]
+    fn schema_model_metadata() {
+        use crate::schema::{
+            Atom, ElementRelationship, ListType, MapType, PatchMeta, Schema, StructField, TypeDef,
+            TypeRef,
+        };
+        let list_of = |elem: &str| {
+            TypeRef::inline(Atom {
+                list: Some(Box::new(ListType {
+                    element_type: TypeRef::named(elem),
+                    element_relationship: ElementRelationship::Atomic,
+                    keys: vec![],
+                })),
+                ..Atom::default()
+            })
+        };
+        let field = |name: &str, tr: TypeRef, patch: Option<PatchMeta>| StructField {
+            name: name.into(),
+            type_ref: tr,
+            default: None,
+            patch,
+        };
+        let map = |fields| Atom {
+            map: Some(Box::new(MapType::new(
+                fields,
+                vec![],
+                TypeRef::named(crate::schema::UNTYPED_DEDUCED),
+                ElementRelationship::Separable,
+            ))),
+            ..Atom::default()
+        };
+        let mut types = crate::schema::untyped_types();
+        types.push(TypeDef {
+            name: "item".into(),
+            atom: map(vec![field(
+                "name",
+                TypeRef::named(crate::schema::UNTYPED_ATOMIC),
+                None,
+            )]),
+        });
+        types.push(TypeDef {
+            name: "root".into(),
+            atom: map(vec![field(
+                "items",
+                list_of("item"),
+                Some(PatchMeta {
+                    strategy: "merge".into(),
+                    merge_key: Some("name".into()),
+                }),
+            )]),
+        });
+        let schema = Schema::new(types);
+        let root = schema.type_ref("root").unwrap();
+        let meta = SchemaPatchMeta::new(&schema, &root);
+        let out = strategic_merge_patch(
+            &v(r#"{"items":[{"name":"a","x":1}]}"#),
+            &v(r#"{"items":[{"name":"a","y":2}]}"#),
+            &meta,
+        );
+        assert_eq!(out.unwrap(), v(r#"{"items":[{"name":"a","x":1,"y":2}]}"#));
+        let err = strategic_merge_patch(&v(r#"{"other":{}}"#), &v(r#"{"other":{"a":1}}"#), &meta);
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "other: unable to find api field \"other\" in root"
+        );
+    }
+}
