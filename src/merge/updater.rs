@@ -382,8 +382,9 @@ impl<'a> Updater<'a> {
     ) -> Result<ManagedFields, UpdateError> {
         let mut result = ManagedFields::new();
         for (manager, vs) in managers {
-            let converted = match self.convert(live, version, &vs.api_version) {
-                Ok(v) => v,
+            // Managers at versions no longer served are dropped.
+            match self.convert(live, version, &vs.api_version) {
+                Ok(_) => {}
                 Err(ConversionError::MissingVersion(_)) => continue,
                 Err(e) => return Err(UpdateError::failed("failed to reconcile managed fields", e)),
             };
@@ -394,7 +395,7 @@ impl<'a> Updater<'a> {
             let tr = self
                 .type_ref(&vs.api_version)
                 .map_err(|e| UpdateError::failed("failed to reconcile managed fields", e))?;
-            let reconciled = reconcile_field_set_with_schema(&vs.set, self.schema, &tr, &converted)
+            let reconciled = reconcile_field_set_with_schema(&vs.set, self.schema, &tr)
                 .map_err(|e| UpdateError::failed("failed to reconcile managed fields", e))?;
             let vs = match reconciled {
                 Some(set) => VersionedSet::new(set, vs.api_version.clone(), vs.applied),

@@ -1,22 +1,21 @@
 //! Reconciling a manager's field set with a schema that changed since it was recorded: a
 //! container that became atomic is owned whole; one that became granular is owned field by
-//! field, from the live value.
+//! field.
 
 use super::validate::is_empty_ref;
 use super::*;
 use crate::fieldpath::Set;
 
-/// The reconciled set, or `None` when nothing needed to change. `value` is the live object.
+/// The reconciled set, or `None` when nothing needed to change. Only granular → atomic changes
+/// rewrite a set: the reference (v6) leaves sets recorded under an atomic type as they are when
+/// the type becomes granular (its owner keeps the whole container).
 pub fn reconcile_field_set_with_schema(
     set: &Set,
     schema: &Schema,
     tr: &TypeRef,
-    value: &Value,
 ) -> Result<Option<Set>, ValidationErrors> {
     let mut r = Reconciler {
         schema,
-        value,
-        root: tr,
         path: Vec::new(),
         to_remove: Set::new(),
         to_add: Set::new(),
@@ -38,8 +37,6 @@ pub fn reconcile_field_set_with_schema(
 
 struct Reconciler<'a> {
     schema: &'a Schema,
-    value: &'a Value,
-    root: &'a TypeRef,
     path: Vec<PathElement>,
     to_remove: Set,
     to_add: Set,
@@ -121,29 +118,5 @@ impl<'a> Reconciler<'a> {
     fn own_whole(&mut self) {
         self.to_remove.insert_elements(&self.path);
         self.to_add.insert_elements(&self.path);
-    }
-
-    fn own_granular(&mut self, errs: &mut ValidationErrors) {
-        let all = match to_set::to_field_set(self.schema, self.root, self.value) {
-            Ok(s) => s,
-            Err(e) => {
-                errs.0.push(ValidationError {
-                    path: String::new(),
-                    message: format!("toFieldSet: {e}"),
-                });
-                return;
-            }
-        };
-        let mut result = Set::new();
-        result.insert_elements(&self.path);
-        let below = self.path.iter().try_fold(&all, |node, pe| node.child(pe));
-        if let Some(below) = below {
-            let mut node = &mut result;
-            for pe in &self.path {
-                node = node.child_mut(pe);
-            }
-            *node = below.clone();
-        }
-        self.to_add = self.to_add.union(&result);
     }
 }

@@ -1,0 +1,10 @@
+//! `kssa apply`.
+
+use super::Status;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Status> {
+    anyhow::bail!("kssa apply is not available yet")
+}

@@ -1,0 +1,10 @@
+//! `kssa conflicts`.
+
+use super::Status;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Status> {
+    anyhow::bail!("kssa conflicts is not available yet")
+}

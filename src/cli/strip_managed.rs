@@ -1,0 +1,10 @@
+//! `kssa strip-managed`.
+
+use super::Status;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Status> {
+    anyhow::bail!("kssa strip-managed is not available yet")
+}

@@ -1,0 +1,10 @@
+//! `kssa update`.
+
+use super::Status;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Status> {
+    anyhow::bail!("kssa update is not available yet")
+}

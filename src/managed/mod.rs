@@ -1,0 +1,6 @@
+//! The API server's managedFields layer: entries as stored in `metadata.managedFields`, and the
+//! rules the server applies around the engine.
+
+mod entry;
+
+pub use entry::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, ManagedFieldsError, Operation};
