@@ -79,9 +79,12 @@ impl<'s> Walker<'s> {
         let right = deduce_shape(&r, rhs);
         let mut errs = ValidationErrors::default();
         let mut in_leaf = false;
-        if left != right {
-            // The left side is walked on its own first; only its side effects (recorded
-            // differences) matter, the right side decides the output.
+        // When the sides deduce to different shapes the reference walks the left shape first,
+        // for its side effects only (recorded differences, errors); the right decides the
+        // output. When both shapes dispatch to the same handler that walk would repeat the
+        // right one exactly (recording is idempotent), and skipping it keeps deeply nested
+        // untyped values linear instead of exponential.
+        if left != right && handler_for(left, tr).ok() != handler_for(right, tr).ok() {
             let mut left_leaf = false;
             let (_, e) = self.handle(&r, tr, left, lhs, rhs, &mut left_leaf);
             errs.extend(e);

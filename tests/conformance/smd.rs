@@ -477,11 +477,15 @@ pub fn run_vector(path: &Path) -> Result<(), String> {
 fn run_dir(dir: &Path, known: &[String]) -> (usize, Vec<String>) {
     let mut passed = 0;
     let mut failures = Vec::new();
+    let only = std::env::var("KSSA_VECTOR_FILTER").unwrap_or_default();
     for file in vector_files(dir) {
         let name = file
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
+        if !name.contains(&only) {
+            continue;
+        }
         match run_vector(&file) {
             Ok(()) => passed += 1,
             Err(e) if known.contains(&name) => eprintln!(
