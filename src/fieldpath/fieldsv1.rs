@@ -194,3 +194,42 @@ mod tests {
         assert!(from_fields_v1_str(r#"{"x:a":{}}"#).is_err());
     }
 }
+
+#[cfg(test)]
+pub(crate) mod properties_support {
+    use super::*;
+    use crate::fieldpath::{Path, PathElement};
+    use proptest::prelude::*;
+
+    pub(crate) fn element() -> impl Strategy<Value = PathElement> {
+        let scalar = prop_oneof![
+            any::<i64>().prop_map(Value::Int),
+            "[a-z<&\"]{0,6}".prop_map(Value::String),
+            any::<bool>().prop_map(Value::Bool),
+        ];
+        prop_oneof![
+            "[a-zA-Z.:\"]{1,8}".prop_map(PathElement::Field),
+            proptest::collection::btree_map("[a-z]{1,4}", scalar.clone(), 1..3)
+                .prop_map(|m| PathElement::key(m.into_iter().collect())),
+            scalar.prop_map(PathElement::Value),
+            (0usize..50).prop_map(PathElement::Index),
+        ]
+    }
+
+    pub(crate) fn set() -> impl Strategy<Value = Set> {
+        proptest::collection::vec(proptest::collection::vec(element(), 1..5), 0..12)
+            .prop_map(|paths| Set::from_paths(paths.into_iter().map(Path::from)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        #[test]
+        fn fields_v1_round_trips(s in set()) {
+            let text = to_fields_v1_string(&s);
+            let back = from_fields_v1_str(&text).unwrap();
+            prop_assert_eq!(&back, &s);
+            prop_assert_eq!(to_fields_v1_string(&back), text);
+        }
+    }
+}

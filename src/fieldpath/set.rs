@@ -373,3 +373,38 @@ mod tests {
         assert_eq!(a.leaves().sorted_paths(), vec![p(&["b", "c"]), p(&["x"])]);
     }
 }
+
+#[cfg(test)]
+mod laws {
+    use super::*;
+    use crate::fieldpath::fieldsv1::properties_support::set;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn union_and_intersection_are_commutative(a in set(), b in set()) {
+            prop_assert_eq!(a.union(&b), b.union(&a));
+            prop_assert_eq!(a.intersection(&b), b.intersection(&a));
+        }
+
+        #[test]
+        fn paths_behave_as_sets(a in set(), b in set()) {
+            let has = |s: &Set, p: &Path| s.has(p);
+            for p in a.paths().into_iter().chain(b.paths()) {
+                prop_assert_eq!(has(&a.union(&b), &p), has(&a, &p) || has(&b, &p));
+                prop_assert_eq!(has(&a.intersection(&b), &p), has(&a, &p) && has(&b, &p));
+                prop_assert_eq!(has(&a.difference(&b), &p), has(&a, &p) && !has(&b, &p));
+            }
+        }
+
+        #[test]
+        fn difference_and_union_recover(a in set(), b in set()) {
+            prop_assert_eq!(a.difference(&b).union(&a.intersection(&b)), a.clone());
+            prop_assert!(a.recursive_difference(&b).intersection(&b).is_empty());
+            prop_assert_eq!(a.union(&a), a.clone());
+            prop_assert!(a.difference(&a).is_empty());
+        }
+    }
+}

@@ -309,50 +309,7 @@ impl<'s> Walker<'s> {
         let k = crate::fieldpath::element_key(pe);
         let repeated = |(index, _): Indexed<'_>| matches!(index.get(&k), Some(None));
         if self.compare.is_some() && (repeated(lhs) || repeated(rhs)) {
-            let occurrences = |(_, items): Indexed<'_>| -> Vec<Value> {
-                items
-                    .iter()
-                    .filter(|item| {
-                        list_item_element(self.schema, list, item).is_ok_and(|p| p == *pe)
-                    })
-                    .cloned()
-                    .collect()
-            };
-            let (l, r) = (occurrences(lhs), occurrences(rhs));
-            // The fields of an item that was single on one side are gone from (or new on) the
-            // other side, where the item is now held whole.
-            self.path.push(pe.clone());
-            for (side, single) in [(&l, repeated(lhs)), (&r, repeated(rhs))]
-                .iter()
-                .enumerate()
-                .map(|(i, (v, rep))| (i, v.first().filter(|_| !rep)))
-            {
-                if let Some(item) = single {
-                    if let Ok(below) =
-                        super::to_set::to_field_set(self.schema, &list.element_type, item)
-                    {
-                        let c = self.compare.as_mut().expect("comparing");
-                        let target = if side == 0 {
-                            &mut c.removed
-                        } else {
-                            &mut c.added
-                        };
-                        let prefix = self.path.clone();
-                        below.iterate(|p| {
-                            let mut full = prefix.clone();
-                            full.extend(p.elements().iter().cloned());
-                            target.insert_elements(&full);
-                        });
-                    }
-                }
-            }
-            self.path.pop();
-            let l = (!l.is_empty()).then_some(Value::List(l));
-            let r = (!r.is_empty()).then_some(Value::List(r));
-            self.path.push(pe.clone());
-            let mut in_leaf = false;
-            self.leaf(l.as_ref(), r.as_ref(), &mut in_leaf);
-            self.path.pop();
+            self.compare_repeated_item(list, pe, lhs, rhs, repeated(lhs), repeated(rhs));
             return None;
         }
         let (o, _dropped) = self.child(
@@ -362,6 +319,55 @@ impl<'s> Walker<'s> {
             lookup(rhs.0, rhs.1, pe),
         );
         o
+    }
+
+    /// Compares an item that repeats on at least one side: its owners hold it whole, so the
+    /// item is one leaf made of all its occurrences, and the fields of a side where it was
+    /// single are gone from (or new on) the other side.
+    fn compare_repeated_item(
+        &mut self,
+        list: &ListType,
+        pe: &PathElement,
+        lhs: Indexed<'_>,
+        rhs: Indexed<'_>,
+        lhs_repeated: bool,
+        rhs_repeated: bool,
+    ) {
+        let occurrences = |(_, items): Indexed<'_>| -> Vec<Value> {
+            items
+                .iter()
+                .filter(|item| list_item_element(self.schema, list, item).is_ok_and(|p| p == *pe))
+                .cloned()
+                .collect()
+        };
+        let (l, r) = (occurrences(lhs), occurrences(rhs));
+        self.path.push(pe.clone());
+        if let (Some(single), false) = (l.first(), lhs_repeated) {
+            self.record_fields_below(list, single, false);
+        }
+        if let (Some(single), false) = (r.first(), rhs_repeated) {
+            self.record_fields_below(list, single, true);
+        }
+        let l = (!l.is_empty()).then_some(Value::List(l));
+        let r = (!r.is_empty()).then_some(Value::List(r));
+        let mut in_leaf = false;
+        self.leaf(l.as_ref(), r.as_ref(), &mut in_leaf);
+        self.path.pop();
+    }
+
+    /// Records every field of `item` (at the current path) as added or removed.
+    fn record_fields_below(&mut self, list: &ListType, item: &Value, added: bool) {
+        let Ok(below) = super::to_set::to_field_set(self.schema, &list.element_type, item) else {
+            return;
+        };
+        let prefix = self.path.clone();
+        let Some(c) = self.compare.as_mut() else { return };
+        let target = if added { &mut c.added } else { &mut c.removed };
+        below.iterate(|p| {
+            let mut full = prefix.clone();
+            full.extend(p.elements().iter().cloned());
+            target.insert_elements(&full);
+        });
     }
 
     /// Path elements of a list's items in order, and where each first appears. A repeated item
