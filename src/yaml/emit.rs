@@ -79,7 +79,7 @@ fn write_list(out: &mut String, items: &[Value], indent: usize) {
 }
 
 fn pad(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat(' ').take(indent));
+    out.extend(std::iter::repeat_n(' ', indent));
 }
 
 /// A scalar or empty collection; block strings put their lines at `block_indent`.
@@ -115,7 +115,7 @@ fn plain_ok(s: &str) -> bool {
     };
     let second = s.chars().nth(1);
     let indicator = match first {
-        '-' | '?' | ':' => second.map_or(true, |c| c == ' '),
+        '-' | '?' | ':' => second.is_none_or(|c| c == ' '),
         ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%'
         | '@' | '`' => true,
         _ => false,

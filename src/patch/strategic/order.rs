@@ -174,7 +174,7 @@ fn normalize_slice_order(
         }
         to_sort
             .into_iter()
-            .partition(|v| !v.get(DIRECTIVE).is_some_and(|d| d.as_str() == Some(DELETE)))
+            .partition(|v| v.get(DIRECTIVE).is_none_or(|d| d.as_str() != Some(DELETE)))
     } else {
         (to_sort, Vec::new())
     };
