@@ -6,6 +6,7 @@
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 
 pub mod fieldpath;
+pub mod kube;
 pub mod managed;
 pub mod merge;
 pub mod patch;
