@@ -10,6 +10,7 @@ pub mod kube;
 pub mod managed;
 pub mod merge;
 pub mod patch;
+pub mod replay;
 pub mod schema;
 pub mod typed;
 pub mod value;
