@@ -7,3 +7,6 @@ mod registry;
 
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
 pub use registry::{ResolvedKind, SchemaRegistry};
+
+#[cfg(test)]
+mod corpus_tests;
