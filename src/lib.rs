@@ -6,9 +6,11 @@
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 
 pub mod fieldpath;
+pub mod io;
 pub mod managed;
 pub mod merge;
 pub mod patch;
+pub mod render;
 pub mod schema;
 pub mod typed;
 pub mod value;
