@@ -7,6 +7,7 @@
 
 pub mod fieldpath;
 pub mod io;
+pub mod kube;
 pub mod managed;
 pub mod merge;
 pub mod patch;
