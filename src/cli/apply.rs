@@ -1,13 +1,12 @@
 //! `kssa apply`: applies manifests to live snapshots, prints the resulting objects, and with
 //! `--write` updates the snapshot files. Also the apply pipeline `diff` and `conflicts` share.
 
-use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair, Resolved};
+use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
 use super::Status;
 use anyhow::Context as _;
-use kssa::fieldpath::{ManagedFields, Path, VersionedSet};
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
-use kssa::managed::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, Operation};
-use kssa::merge::{ApplyOutcome, SingleVersion, UpdateError, Updater};
+use kssa::kube::ResolvedKind;
+use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::to_yaml_string;
@@ -39,17 +38,6 @@ pub struct Args {
     pub write: bool,
 }
 
-/// An owner of a conflicting field.
-#[derive(Debug, Clone)]
-pub struct ConflictDetail {
-    pub path: Path,
-    pub manager: String,
-    pub operation: Operation,
-    pub api_version: String,
-    pub subresource: String,
-    pub time: Option<String>,
-}
-
 /// What the API server would do with one apply request.
 pub enum Outcome {
     Applied { object: Value, changed: bool },
@@ -75,7 +63,7 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
         let live = pair.live.map(|i| &loaded.live[i].object.value);
         match server_apply(live, &pair.manifest.value, &pair.resolved, args, &now) {
             Ok(outcome) => out.push(Predicted { pair, live, outcome }),
-            Err(e) => errors.push(format!("{}: {e:#}", pair.manifest.origin)),
+            Err(e) => errors.push(format!("{}: {e}", pair.manifest.origin)),
         }
         if let Some(b) = &bar {
             b.inc(1);
@@ -96,110 +84,27 @@ fn without_managed_fields(v: &Value) -> Value {
     v
 }
 
-fn key_of(manager: &str, operation: Operation, subresource: &str) -> String {
-    format!("{manager}\u{0}{operation}\u{0}{subresource}")
-}
-
-/// The server's apply write path over one object (placeholder until `kssa::managed::write`).
+/// One apply request through the API server's write path.
 fn server_apply(
     live: Option<&Value>,
     manifest: &Value,
-    resolved: &Resolved,
+    kind: &ResolvedKind,
     args: &ApplyArgs,
     now: &str,
-) -> anyhow::Result<Outcome> {
-    let entries = live.map(decode_managed_fields).transpose()?.unwrap_or_default();
-    let subresource = args.subresource.clone().unwrap_or_default();
-    let me = key_of(&args.field_manager, Operation::Apply, &subresource);
-    let mut managers = ManagedFields::new();
-    let mut by_key: BTreeMap<String, &ManagedFieldsEntry> = BTreeMap::new();
-    for e in &entries {
-        let k = key_of(&e.manager, e.operation, &e.subresource);
-        managers.insert(k.clone(), VersionedSet::new(e.fields.clone(), e.api_version.clone(), e.operation == Operation::Apply));
-        by_key.insert(k, e);
-    }
-    let base = live.map(without_managed_fields).unwrap_or_else(|| Value::Map(Default::default()));
-    let version = manifest.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
-    let converter = SingleVersion(resolved.type_ref.clone());
-    let mut updater = Updater::new(&resolved.schema, &converter);
-    updater.deduced = resolved.deduced;
-    updater.return_input_on_noop = true;
-    let outcome = match updater.apply(&base, manifest, version, &managers, &me, args.force_conflicts) {
-        Ok(o) => o,
-        Err(UpdateError::Conflicts(c)) => {
-            let conflicts: Vec<ConflictDetail> = c
-                .0
-                .iter()
-                .map(|c| {
-                    let e = by_key[&c.manager];
-                    ConflictDetail {
-                        path: c.path.clone(),
-                        manager: e.manager.clone(),
-                        operation: e.operation,
-                        api_version: e.api_version.clone(),
-                        subresource: e.subresource.clone(),
-                        time: e.time.clone(),
-                    }
-                })
-                .collect();
-            let message = conflict_message(&conflicts);
-            return Ok(Outcome::Conflicts { conflicts, message });
-        }
-        Err(e) => return Err(e.into()),
+) -> Result<Outcome, WriteError> {
+    let req = WriteRequest {
+        operation: Operation::Apply,
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        subresource: args.subresource.as_deref().unwrap_or(""),
+        now,
+        reset_fields: true,
     };
-    let (mut object, managers) = match outcome {
-        ApplyOutcome::Changed { object, managers } => (object, managers),
-        ApplyOutcome::Unchanged { managers } => (base.clone(), managers),
-    };
-    let mut new_entries = Vec::new();
-    for e in &entries {
-        let k = key_of(&e.manager, e.operation, &e.subresource);
-        if let Some(vs) = managers.get(&k) {
-            let time = if vs.set == e.fields && k != me { e.time.clone() } else { Some(now.to_string()) };
-            let time = if k == me && vs.set == e.fields && object == base { e.time.clone() } else { time };
-            new_entries.push(ManagedFieldsEntry { fields: vs.set.clone(), time, api_version: vs.api_version.clone(), ..e.clone() });
-        }
+    match write(live, manifest, kind, &req) {
+        Ok(o) => Ok(Outcome::Applied { changed: o.changed || o.managed_fields_changed, object: o.object }),
+        Err(WriteError::Conflicts { conflicts, message }) => Ok(Outcome::Conflicts { conflicts, message }),
+        Err(e) => Err(e),
     }
-    if !by_key.contains_key(&me) {
-        if let Some(vs) = managers.get(&me) {
-            new_entries.push(ManagedFieldsEntry {
-                manager: args.field_manager.clone(),
-                operation: Operation::Apply,
-                api_version: vs.api_version.clone(),
-                time: Some(now.to_string()),
-                fields: vs.set.clone(),
-                subresource,
-            });
-        }
-    }
-    if let Some(Value::Map(meta)) = object.as_map_mut().and_then(|m| m.get_mut("metadata")) {
-        meta.insert("managedFields".into(), encode_managed_fields(&new_entries));
-    }
-    let changed = live != Some(&object);
-    Ok(Outcome::Applied { object, changed })
-}
-
-fn conflict_message(conflicts: &[ConflictDetail]) -> String {
-    let n = conflicts.len();
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for c in conflicts {
-        let who = format!("{:?} using {}", c.manager, c.api_version);
-        match groups.iter_mut().find(|(w, _)| *w == who) {
-            Some((_, paths)) => paths.push(c.path.to_string()),
-            None => groups.push((who, vec![c.path.to_string()])),
-        }
-    }
-    if let [one] = conflicts {
-        return format!("Apply failed with 1 conflict: conflict with {:?} using {}: {}", one.manager, one.api_version, one.path);
-    }
-    let parts: Vec<String> = groups
-        .into_iter()
-        .map(|(who, paths)| match paths.as_slice() {
-            [p] => format!("conflict with {who}: {p}"),
-            many => format!("conflicts with {who}:\n- {}", many.join("\n- ")),
-        })
-        .collect();
-    format!("Apply failed with {n} conflicts: {}", parts.join("\n"))
 }
 
 /// `--write`: changed live objects replace their documents; new ones go to the first

@@ -6,15 +6,13 @@ use anyhow::Context as _;
 use kssa::io::{
     check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
 };
+use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
-use kssa::schema::crd::{load_crd, load_schema_document, LoadedSchemas};
-use kssa::schema::{Schema, TypeRef, UNTYPED_DEDUCED};
 use kssa::typed::Typed;
 use kssa::value::Value;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Where manifests, live objects and schemas come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -148,84 +146,31 @@ pub fn resolve_now(now: Option<&str>) -> anyhow::Result<String> {
     Ok(rfc3339(secs))
 }
 
-/// The schema of one kind at one version.
-#[derive(Clone)]
-pub struct Resolved {
-    pub schema: Arc<Schema>,
-    pub type_ref: TypeRef,
-    pub namespaced: bool,
-    /// No schema was found: the deduced schema is used.
-    pub deduced: bool,
+/// Whether objects of a kind live in a namespace. Kinds without a schema keep the scope the
+/// built-in or loaded schemas give them at another version; unknown kinds are namespaced.
+fn namespaced(registry: &SchemaRegistry, r: &ResolvedKind) -> bool {
+    if let Some(info) = &r.info {
+        return info.namespaced;
+    }
+    let g = &r.gvk;
+    builtin()
+        .versions(&g.group, &g.kind)
+        .first()
+        .map_or_else(|| registry_scope(registry, g).unwrap_or(true), |k| k.namespaced)
 }
 
-/// Built-in kinds, then CRDs and schema documents the user gave, then the deduced schema.
-#[derive(Default)]
-pub struct Registry {
-    loaded: Vec<LoadedSchemas>,
-    /// SMD schema YAML: types without kinds, used for a kind whose name they define.
-    smd: Vec<Arc<Schema>>,
-    cache: HashMap<(String, String, String), Resolved>,
-}
-
-impl Registry {
-    pub fn add(&mut self, loaded: LoadedSchemas) {
-        if loaded.kinds.is_empty() {
-            self.smd.push(loaded.schema);
-        } else {
-            self.loaded.push(loaded);
-        }
-    }
-
-    pub fn resolve(&mut self, group: &str, version: &str, kind: &str) -> Resolved {
-        let key = (group.to_string(), version.to_string(), kind.to_string());
-        if let Some(r) = self.cache.get(&key) {
-            return r.clone();
-        }
-        let r = self.lookup(group, version, kind);
-        self.cache.insert(key, r.clone());
-        r
-    }
-
-    fn lookup(&self, group: &str, version: &str, kind: &str) -> Resolved {
-        for l in self.loaded.iter().rev() {
-            if let Some(info) = l.kind(group, version, kind) {
-                if let Ok(tr) = l.schema.type_ref(&info.type_name) {
-                    return Resolved { schema: l.schema.clone(), type_ref: tr, namespaced: info.namespaced, deduced: false };
-                }
-            }
-        }
-        if let Some(info) = builtin().kind(group, version, kind) {
-            if let Ok(schema) = builtin().schema_for(&info.type_name) {
-                if let Ok(tr) = schema.type_ref(&info.type_name) {
-                    return Resolved { schema, type_ref: tr, namespaced: info.namespaced, deduced: false };
-                }
-            }
-        }
-        for s in &self.smd {
-            for name in [format!("{group}.{version}.{kind}"), kind.to_string()] {
-                if let Ok(tr) = s.type_ref(&name) {
-                    return Resolved { schema: s.clone(), type_ref: tr, namespaced: true, deduced: false };
-                }
-            }
-        }
-        // A kind the built-in schema knows at another version keeps its scope.
-        let namespaced = builtin()
-            .versions(group, kind)
-            .first()
-            .map_or_else(
-                || !self.loaded.iter().flat_map(|l| &l.kinds).any(|k| k.group == group && k.kind == kind && !k.namespaced),
-                |k| k.namespaced,
-            );
-        let schema = Arc::new(Schema::deduced());
-        let type_ref = TypeRef::named(UNTYPED_DEDUCED);
-        Resolved { schema, type_ref, namespaced, deduced: true }
-    }
+fn registry_scope(registry: &SchemaRegistry, g: &GroupVersionKind) -> Option<bool> {
+    // Another served version of a CRD the user gave.
+    ["v1", "v1beta1", "v1alpha1", "v2", "v1beta2", "v2beta1"]
+        .iter()
+        .filter_map(|v| registry.resolve(&format!("{}/{v}", g.group), &g.kind).ok())
+        .find_map(|r| r.info.map(|i| i.namespaced))
 }
 
 /// A manifest, its schema, and the live object it applies to.
 pub struct Pair {
     pub manifest: Object,
-    pub resolved: Resolved,
+    pub resolved: ResolvedKind,
     /// Index into [`Loaded::live`].
     pub live: Option<usize>,
 }
@@ -287,12 +232,12 @@ impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
-        let mut registry = Registry::default();
+        let mut registry = SchemaRegistry::new();
 
         for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
             for o in objs {
-                match load_schema_document(&o.value) {
-                    Ok(l) => registry.add(l),
+                match registry.add_document(&o.value) {
+                    Ok(_) => {}
                     Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
                 }
             }
@@ -303,8 +248,8 @@ impl Loaded {
             .collect();
         for m in &manifests {
             if m.kind() == "CustomResourceDefinition" && m.group() == "apiextensions.k8s.io" {
-                match load_crd(&m.value) {
-                    Ok(l) => registry.add(l),
+                match registry.add_document(&m.value) {
+                    Ok(_) => {}
                     Err(e) => errors.push(InputError::invalid(&m.origin, "", e)),
                 }
             }
@@ -333,8 +278,10 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
-            let r = registry.resolve(o.group(), o.version(), o.kind());
-            default_namespace(o, &r, &args.namespace);
+            match registry.resolve(o.api_version(), o.kind()) {
+                Ok(r) => default_namespace(o, namespaced(&registry, &r), &args.namespace),
+                Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
+            }
             if let Some(prev) = index.insert(o.key(), i) {
                 let _ = prev;
                 errors.push(InputError::invalid(&o.origin, "", "a live object with the same group, kind, namespace and name was given before"));
@@ -347,18 +294,20 @@ impl Loaded {
                 errors.push(e);
                 continue;
             }
-            let resolved = registry.resolve(manifest.group(), manifest.version(), manifest.kind());
-            if resolved.deduced {
-                let notice = format!(
-                    "notice: no schema for {} {}; using the deduced schema (maps merge, lists are atomic)",
-                    manifest.api_version(),
-                    manifest.kind()
-                );
+            let resolved = match registry.resolve(manifest.api_version(), manifest.kind()) {
+                Ok(r) => r,
+                Err(e) => {
+                    errors.push(InputError::invalid(&manifest.origin, "", e));
+                    continue;
+                }
+            };
+            if let Some(notice) = resolved.deduced_notice() {
+                let notice = format!("notice: {notice}");
                 if !notices.contains(&notice) {
                     notices.push(notice);
                 }
             }
-            default_namespace(&mut manifest, &resolved, &args.namespace);
+            default_namespace(&mut manifest, namespaced(&registry, &resolved), &args.namespace);
             if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false) {
                 for e in errs.0 {
                     errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
@@ -382,8 +331,8 @@ impl Loaded {
 }
 
 /// Fills in the namespace of a namespaced object that names none.
-fn default_namespace(o: &mut Object, r: &Resolved, namespace: &str) {
-    if !r.namespaced || !o.namespace().is_empty() {
+fn default_namespace(o: &mut Object, namespaced: bool, namespace: &str) {
+    if !namespaced || !o.namespace().is_empty() {
         return;
     }
     if let Some(Value::Map(meta)) = o.value.as_map_mut().and_then(|m| m.get_mut("metadata")) {
