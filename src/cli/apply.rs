@@ -40,9 +40,15 @@ pub struct Args {
 
 /// What the API server would do with one apply request.
 pub enum Outcome {
-    Applied { object: Value, changed: bool },
+    Applied {
+        object: Value,
+        changed: bool,
+    },
     /// The object is left as it was.
-    Conflicts { conflicts: Vec<ConflictDetail>, message: String },
+    Conflicts {
+        conflicts: Vec<ConflictDetail>,
+        message: String,
+    },
 }
 
 /// One manifest's predicted result.
@@ -62,7 +68,11 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     for pair in &loaded.pairs {
         let live = pair.live.map(|i| &loaded.live[i].object.value);
         match server_apply(live, &pair.manifest.value, &pair.resolved, args, &now) {
-            Ok(outcome) => out.push(Predicted { pair, live, outcome }),
+            Ok(outcome) => out.push(Predicted {
+                pair,
+                live,
+                outcome,
+            }),
             Err(e) => errors.push(format!("{}: {e}", pair.manifest.origin)),
         }
         if let Some(b) = &bar {
@@ -101,8 +111,13 @@ fn server_apply(
         reset_fields: true,
     };
     match write(live, manifest, kind, &req) {
-        Ok(o) => Ok(Outcome::Applied { changed: o.changed || o.managed_fields_changed, object: o.object }),
-        Err(WriteError::Conflicts { conflicts, message }) => Ok(Outcome::Conflicts { conflicts, message }),
+        Ok(o) => Ok(Outcome::Applied {
+            changed: o.changed || o.managed_fields_changed,
+            object: o.object,
+        }),
+        Err(WriteError::Conflicts { conflicts, message }) => {
+            Ok(Outcome::Conflicts { conflicts, message })
+        }
         Err(e) => Err(e),
     }
 }
@@ -114,18 +129,44 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
     for r in results {
-        let Outcome::Applied { object, changed: true } = &r.outcome else { continue };
+        let Outcome::Applied {
+            object,
+            changed: true,
+        } = &r.outcome
+        else {
+            continue;
+        };
         match r.pair.live {
             Some(i) => {
                 let lo = &loaded.live[i];
-                let file = lo.file.context("a live object read from stdin cannot be written back")?;
-                per_file.entry(file).or_default().push((lo.object.origin.document, lo.object.origin.item, object));
+                let file = lo
+                    .file
+                    .context("a live object read from stdin cannot be written back")?;
+                per_file.entry(file).or_default().push((
+                    lo.object.origin.document,
+                    lo.object.origin.item,
+                    object,
+                ));
             }
             None => {
-                let dir = new_dir.context("--write needs a --live directory to put new objects in")?;
+                let dir =
+                    new_dir.context("--write needs a --live directory to put new objects in")?;
                 let m = &r.pair.manifest;
-                let path = new_object_path(dir, m.group(), m.kind(), object.get_path(&["metadata", "namespace"]).and_then(Value::as_str).unwrap_or(""), m.name());
-                anyhow::ensure!(!path.exists(), "{}: already exists; not overwriting it with a new object", path.display());
+                let path = new_object_path(
+                    dir,
+                    m.group(),
+                    m.kind(),
+                    object
+                        .get_path(&["metadata", "namespace"])
+                        .and_then(Value::as_str)
+                        .unwrap_or(""),
+                    m.name(),
+                );
+                anyhow::ensure!(
+                    !path.exists(),
+                    "{}: already exists; not overwriting it with a new object",
+                    path.display()
+                );
                 new_files.push((path, to_yaml_string(object)));
             }
         }
@@ -138,7 +179,13 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
         let mut touched = Vec::new();
         for (doc, item, object) in changes {
             let slot = match item {
-                Some(i) => values[doc].as_map_mut().and_then(|m| m.get_mut("items")).and_then(|v| match v { Value::List(l) => l.get_mut(i), _ => None }),
+                Some(i) => values[doc]
+                    .as_map_mut()
+                    .and_then(|m| m.get_mut("items"))
+                    .and_then(|v| match v {
+                        Value::List(l) => l.get_mut(i),
+                        _ => None,
+                    }),
                 None => values.get_mut(doc),
             }
             .context("live document moved while applying")?;
@@ -147,16 +194,26 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
                 touched.push(doc);
             }
         }
-        let replacements: Vec<(usize, String)> = touched.iter().map(|&d| (d, to_yaml_string(&values[d]))).collect();
+        let replacements: Vec<(usize, String)> = touched
+            .iter()
+            .map(|&d| (d, to_yaml_string(&values[d])))
+            .collect();
         let text = match rewrite_documents(&lf.text, &replacements) {
             Some(t) => t,
-            None if lf.text.trim_start().starts_with('{') && values.len() == 1 => to_json_string_pretty(&values[0]) + "\n",
-            None => values.iter().map(to_yaml_string).collect::<Vec<_>>().join("---\n"),
+            None if lf.text.trim_start().starts_with('{') && values.len() == 1 => {
+                to_json_string_pretty(&values[0]) + "\n"
+            }
+            None => values
+                .iter()
+                .map(to_yaml_string)
+                .collect::<Vec<_>>()
+                .join("---\n"),
         };
         writes.push((lf.path.clone(), text));
     }
     for (path, text) in writes {
-        write_atomic(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+        write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }
@@ -171,9 +228,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut conflicts = 0;
     for r in &results {
         match &r.outcome {
-            Outcome::Applied { object, .. } => {
-                shown.push(if args.show_managed_fields { object.clone() } else { without_managed_fields(object) })
-            }
+            Outcome::Applied { object, .. } => shown.push(if args.show_managed_fields {
+                object.clone()
+            } else {
+                without_managed_fields(object)
+            }),
             Outcome::Conflicts { message, .. } => {
                 conflicts += 1;
                 eprintln!("error: {}: {message}", r.pair.manifest.origin);

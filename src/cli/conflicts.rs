@@ -29,7 +29,10 @@ pub struct Args {
 }
 
 fn force_command(file: &str, args: &ApplyArgs) -> String {
-    let mut cmd = format!("kubectl apply --server-side --field-manager={} --force-conflicts", args.field_manager);
+    let mut cmd = format!(
+        "kubectl apply --server-side --field-manager={} --force-conflicts",
+        args.field_manager
+    );
     if let Some(s) = &args.subresource {
         cmd.push_str(&format!(" --subresource={s}"));
     }
@@ -45,7 +48,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let results = predict(&loaded, &args.apply)?;
     let mut reports = Vec::new();
     for r in &results {
-        let Outcome::Conflicts { conflicts, message } = &r.outcome else { continue };
+        let Outcome::Conflicts { conflicts, message } = &r.outcome else {
+            continue;
+        };
         let m = &r.pair.manifest;
         let mut items: Vec<ConflictItem> = Vec::new();
         for c in conflicts {
@@ -69,7 +74,16 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         }
         let file = m.origin.source.to_string();
         reports.push(ConflictReport {
-            name: object_file_name(m.group(), m.version(), m.kind(), m.value.get_path(&["metadata", "namespace"]).and_then(Value::as_str).unwrap_or(""), m.name()),
+            name: object_file_name(
+                m.group(),
+                m.version(),
+                m.kind(),
+                m.value
+                    .get_path(&["metadata", "namespace"])
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+                m.name(),
+            ),
             force_command: force_command(&file, &args.apply),
             file,
             line: m.origin.line,
@@ -90,5 +104,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(if reports.is_empty() { Status::Clean } else { Status::Found })
+    Ok(if reports.is_empty() {
+        Status::Clean
+    } else {
+        Status::Found
+    })
 }

@@ -67,7 +67,11 @@ fn sides(r: &Predicted, args: &Args) -> Sides {
     if !args.show_secrets {
         mask_secrets(live.as_mut(), merged.as_mut());
     }
-    let namespace = merged.as_ref().and_then(|v| v.get_path(&["metadata", "namespace"])).and_then(Value::as_str).unwrap_or("");
+    let namespace = merged
+        .as_ref()
+        .and_then(|v| v.get_path(&["metadata", "namespace"]))
+        .and_then(Value::as_str)
+        .unwrap_or("");
     Sides {
         name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
         live: live.as_ref().map(to_yaml_string).unwrap_or_default(),
@@ -114,7 +118,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
         return external(program, &all);
     }
-    let style = Style { color: color && args.output == DiffOutput::Unified };
+    let style = Style {
+        color: color && args.output == DiffOutput::Unified,
+    };
     let mut text = String::new();
     let mut changes = Vec::new();
     for (r, s) in results.iter().zip(&all) {
@@ -165,5 +171,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         }
     }
     stdout.flush()?;
-    Ok(if summary.has_differences() { Status::Found } else { Status::Clean })
+    Ok(if summary.has_differences() {
+        Status::Found
+    } else {
+        Status::Clean
+    })
 }

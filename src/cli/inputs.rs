@@ -96,7 +96,8 @@ pub fn rfc3339(secs: i64) -> String {
 
 fn valid_rfc3339(t: &str) -> bool {
     let b = t.as_bytes();
-    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    let digits =
+        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
     let shape = b.len() >= 20
         && digits(0..4)
         && b[4] == b'-'
@@ -124,13 +125,19 @@ fn valid_rfc3339(t: &str) -> bool {
         || (rest.len() == 6
             && matches!(rest.as_bytes()[0], b'+' | b'-')
             && rest.as_bytes()[3] == b':'
-            && rest[1..3].bytes().chain(rest[4..].bytes()).all(|c| c.is_ascii_digit()))
+            && rest[1..3]
+                .bytes()
+                .chain(rest[4..].bytes())
+                .all(|c| c.is_ascii_digit()))
 }
 
 /// The time to record: `--now`, else `SOURCE_DATE_EPOCH`, else the clock.
 pub fn resolve_now(now: Option<&str>) -> anyhow::Result<String> {
     if let Some(t) = now {
-        anyhow::ensure!(valid_rfc3339(t), "--now {t:?}: not an RFC 3339 time (e.g. 2024-01-02T15:04:05Z)");
+        anyhow::ensure!(
+            valid_rfc3339(t),
+            "--now {t:?}: not an RFC 3339 time (e.g. 2024-01-02T15:04:05Z)"
+        );
         return Ok(t.to_string());
     }
     if let Ok(epoch) = std::env::var("SOURCE_DATE_EPOCH") {
@@ -153,10 +160,10 @@ fn namespaced(registry: &SchemaRegistry, r: &ResolvedKind) -> bool {
         return info.namespaced;
     }
     let g = &r.gvk;
-    builtin()
-        .versions(&g.group, &g.kind)
-        .first()
-        .map_or_else(|| registry_scope(registry, g).unwrap_or(true), |k| k.namespaced)
+    builtin().versions(&g.group, &g.kind).first().map_or_else(
+        || registry_scope(registry, g).unwrap_or(true),
+        |k| k.namespaced,
+    )
 }
 
 fn registry_scope(registry: &SchemaRegistry, g: &GroupVersionKind) -> Option<bool> {
@@ -203,14 +210,21 @@ fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     anyhow::anyhow!("{}", lines.join("\nerror: "))
 }
 
-fn read_all(paths: &[PathBuf], recursive: bool, errors: &mut Vec<InputError>, stdin_used: &mut bool) -> Vec<(Source, Vec<Object>, String)> {
+fn read_all(
+    paths: &[PathBuf],
+    recursive: bool,
+    errors: &mut Vec<InputError>,
+    stdin_used: &mut bool,
+) -> Vec<(Source, Vec<Object>, String)> {
     let (sources, errs) = expand_paths(paths, recursive);
     errors.extend(errs);
     let mut out = Vec::new();
     for source in sources {
         if source == Source::Stdin {
             if *stdin_used {
-                errors.push(InputError::Other("stdin (`-`) can only be read once".into()));
+                errors.push(InputError::Other(
+                    "stdin (`-`) can only be read once".into(),
+                ));
                 continue;
             }
             *stdin_used = true;
@@ -242,10 +256,15 @@ impl Loaded {
                 }
             }
         }
-        let manifests: Vec<Object> = read_all(&args.filenames, args.recursive, &mut errors, &mut stdin_used)
-            .into_iter()
-            .flat_map(|(_, objs, _)| objs)
-            .collect();
+        let manifests: Vec<Object> = read_all(
+            &args.filenames,
+            args.recursive,
+            &mut errors,
+            &mut stdin_used,
+        )
+        .into_iter()
+        .flat_map(|(_, objs, _)| objs)
+        .collect();
         for m in &manifests {
             if m.kind() == "CustomResourceDefinition" && m.group() == "apiextensions.k8s.io" {
                 match registry.add_document(&m.value) {
@@ -257,7 +276,9 @@ impl Loaded {
 
         let mut live = Vec::new();
         let mut live_files = Vec::new();
-        for (source, objs, text) in read_all(&args.live, args.recursive, &mut errors, &mut stdin_used) {
+        for (source, objs, text) in
+            read_all(&args.live, args.recursive, &mut errors, &mut stdin_used)
+        {
             let file = match source {
                 Source::File(path) => {
                     live_files.push(LiveFile { path, text });
@@ -267,7 +288,11 @@ impl Loaded {
             };
             for object in objs {
                 if let Err(e) = kssa::managed::decode_managed_fields(&object.value) {
-                    errors.push(InputError::invalid(&object.origin, ".metadata.managedFields", e));
+                    errors.push(InputError::invalid(
+                        &object.origin,
+                        ".metadata.managedFields",
+                        e,
+                    ));
                     continue;
                 }
                 live.push(LiveObject { object, file });
@@ -284,7 +309,11 @@ impl Loaded {
             }
             if let Some(prev) = index.insert(o.key(), i) {
                 let _ = prev;
-                errors.push(InputError::invalid(&o.origin, "", "a live object with the same group, kind, namespace and name was given before"));
+                errors.push(InputError::invalid(
+                    &o.origin,
+                    "",
+                    "a live object with the same group, kind, namespace and name was given before",
+                ));
             }
         }
         let mut pairs = Vec::new();
@@ -307,8 +336,14 @@ impl Loaded {
                     notices.push(notice);
                 }
             }
-            default_namespace(&mut manifest, namespaced(&registry, &resolved), &args.namespace);
-            if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false) {
+            default_namespace(
+                &mut manifest,
+                namespaced(&registry, &resolved),
+                &args.namespace,
+            );
+            if let Err(errs) =
+                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            {
                 for e in errs.0 {
                     errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
                 }
@@ -316,17 +351,30 @@ impl Loaded {
             }
             let key = manifest.key();
             if let Some(first) = seen.insert(key.clone(), manifest.origin.to_string()) {
-                errors.push(InputError::invalid(&manifest.origin, "", format!("the same object is also given at {first}")));
+                errors.push(InputError::invalid(
+                    &manifest.origin,
+                    "",
+                    format!("the same object is also given at {first}"),
+                ));
                 continue;
             }
             let live_index = index.get(&key).copied();
-            pairs.push(Pair { manifest, resolved, live: live_index });
+            pairs.push(Pair {
+                manifest,
+                resolved,
+                live: live_index,
+            });
         }
         if !errors.is_empty() {
             return Err(input_errors(errors));
         }
         anyhow::ensure!(!pairs.is_empty(), "no objects passed to apply");
-        Ok(Loaded { pairs, live, live_files, notices })
+        Ok(Loaded {
+            pairs,
+            live,
+            live_files,
+            notices,
+        })
     }
 }
 

@@ -37,7 +37,13 @@ pub const EXIT_TROUBLE: u8 = 2;
 )]
 pub struct Cli {
     /// When to colour output: `auto` colours a terminal unless NO_COLOR is set.
-    #[arg(long, global = true, value_enum, default_value = "auto", value_name = "WHEN")]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
     pub color: inputs::ColorChoice,
     #[command(subcommand)]
     pub command: Command,
