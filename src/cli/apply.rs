@@ -122,10 +122,13 @@ fn server_apply(
     }
 }
 
+/// A new object for one document (and list item) of a live file.
+type DocumentChange<'v> = (usize, Option<usize>, &'v Value);
+
 /// `--write`: changed live objects replace their documents; new ones go to the first
 /// directory given with --live. Everything is prepared before the first write.
 fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
-    let mut per_file: BTreeMap<usize, Vec<(usize, Option<usize>, &Value)>> = BTreeMap::new();
+    let mut per_file: BTreeMap<usize, Vec<DocumentChange>> = BTreeMap::new();
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
     for r in results {
