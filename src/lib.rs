@@ -5,6 +5,7 @@
 //! over a value and its schema, and [`merge`] the updater (apply, update, conflicts).
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 
+pub mod csa;
 pub mod fieldpath;
 pub mod managed;
 pub mod merge;

@@ -26,7 +26,12 @@ pub enum Status {
 pub const EXIT_TROUBLE: u8 = 2;
 
 #[derive(Debug, Parser)]
-#[command(name = "kssa", version, about = "Kubernetes Server-Side Apply, offline", propagate_version = true)]
+#[command(
+    name = "kssa",
+    version,
+    about = "Kubernetes Server-Side Apply, offline",
+    propagate_version = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -44,10 +44,16 @@ pub enum ManagedFieldsError {
 }
 
 /// Decodes the entries of an object's `metadata.managedFields` (none when absent or null).
-pub fn decode_managed_fields(object: &Value) -> Result<Vec<ManagedFieldsEntry>, ManagedFieldsError> {
+pub fn decode_managed_fields(
+    object: &Value,
+) -> Result<Vec<ManagedFieldsEntry>, ManagedFieldsError> {
     match object.get_path(&["metadata", "managedFields"]) {
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::List(items)) => items.iter().enumerate().map(|(i, item)| decode_entry(i, item)).collect(),
+        Some(Value::List(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| decode_entry(i, item))
+            .collect(),
         Some(other) => Err(ManagedFieldsError::NotAList(other.kind_name())),
     }
 }
@@ -58,12 +64,24 @@ fn decode_entry(index: usize, item: &Value) -> Result<ManagedFieldsEntry, Manage
     let operation = match text("operation").as_deref() {
         Some("Apply") => Operation::Apply,
         Some("Update") => Operation::Update,
-        other => return Err(err(format!("operation must be `Apply` or `Update`, got {:?}", other.unwrap_or("")))),
+        other => {
+            return Err(err(format!(
+                "operation must be `Apply` or `Update`, got {:?}",
+                other.unwrap_or("")
+            )))
+        }
     };
-    let api_version = text("apiVersion").filter(|v| !v.is_empty()).ok_or_else(|| err("apiVersion must not be empty".into()))?;
+    let api_version = text("apiVersion")
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| err("apiVersion must not be empty".into()))?;
     match text("fieldsType").as_deref() {
         Some("FieldsV1") => {}
-        other => return Err(err(format!("invalid fieldsType {:?}: must be FieldsV1", other.unwrap_or("")))),
+        other => {
+            return Err(err(format!(
+                "invalid fieldsType {:?}: must be FieldsV1",
+                other.unwrap_or("")
+            )))
+        }
     }
     let fields = from_fields_v1(item.get("fieldsV1").unwrap_or(&Value::Null))
         .map_err(|source| ManagedFieldsError::Fields { index, source })?;

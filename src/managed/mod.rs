@@ -3,4 +3,6 @@
 
 mod entry;
 
-pub use entry::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, ManagedFieldsError, Operation};
+pub use entry::{
+    decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, ManagedFieldsError, Operation,
+};
