@@ -7,9 +7,11 @@
 
 pub mod csa;
 pub mod fieldpath;
+pub mod io;
 pub mod managed;
 pub mod merge;
 pub mod patch;
+pub mod render;
 pub mod schema;
 pub mod typed;
 pub mod value;

@@ -1,0 +1,153 @@
+//! Where inputs come from: `-` for stdin, files, and directories (their top level, or the whole
+//! tree with `recursive`), taking the extensions kubectl takes.
+
+use super::objects::DEFAULT_EXTENSIONS;
+use super::InputError;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One input stream.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Stdin => f.write_str("<stdin>"),
+            Source::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// The bytes of one source.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    pub source: Arc<Source>,
+    pub bytes: Vec<u8>,
+}
+
+fn has_manifest_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| DEFAULT_EXTENSIONS.contains(&e))
+}
+
+/// Expands the given paths in order: files as given, directories into their `.yaml`, `.yml` and
+/// `.json` files (sorted by path; subdirectories only with `recursive`), `-` into stdin.
+pub fn expand_paths(paths: &[PathBuf], recursive: bool) -> (Vec<Source>, Vec<InputError>) {
+    let mut sources = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            sources.push(Source::Stdin);
+            continue;
+        }
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(read_error(path, &e));
+                continue;
+            }
+        };
+        if !meta.is_dir() {
+            sources.push(Source::File(path.clone()));
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(path)
+            .max_depth(if recursive { usize::MAX } else { 1 })
+            .sort_by_file_name();
+        for entry in walk {
+            match entry {
+                Ok(e) if e.file_type().is_file() && has_manifest_extension(e.path()) => {
+                    sources.push(Source::File(e.into_path()))
+                }
+                Ok(_) => {}
+                Err(e) => errors.push(InputError::Read {
+                    path: e.path().unwrap_or(path).display().to_string(),
+                    message: e.io_error().map_or_else(|| e.to_string(), io_message),
+                }),
+            }
+        }
+    }
+    (sources, errors)
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn read_error(path: &Path, e: &std::io::Error) -> InputError {
+    InputError::Read {
+        path: path.display().to_string(),
+        message: io_message(e),
+    }
+}
+
+/// Reads a source; `stdin` is read when the source is [`Source::Stdin`]. Binary data (a NUL
+/// byte, or bytes that are not UTF-8 or UTF-16 text) is refused here.
+pub fn read_source(source: &Source, stdin: &mut dyn Read) -> Result<SourceText, InputError> {
+    let bytes = match source {
+        Source::Stdin => {
+            let mut buf = Vec::new();
+            stdin.read_to_end(&mut buf).map_err(|e| InputError::Read {
+                path: "<stdin>".into(),
+                message: io_message(&e),
+            })?;
+            buf
+        }
+        Source::File(p) => std::fs::read(p).map_err(|e| read_error(p, &e))?,
+    };
+    let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    if !utf16 {
+        let nul = bytes.iter().position(|&b| b == 0);
+        let bad_utf8 = std::str::from_utf8(&bytes).err().map(|e| e.valid_up_to());
+        if let Some(offset) = nul.or(bad_utf8) {
+            return Err(InputError::Binary {
+                file: source.to_string(),
+                offset,
+            });
+        }
+    }
+    Ok(SourceText {
+        source: Arc::new(source.clone()),
+        bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_input_is_refused() {
+        let err = read_source(&Source::Stdin, &mut &b"kind: \x00\x01"[..]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<stdin>: not a text file (binary data at byte 6)"
+        );
+        let err = read_source(&Source::Stdin, &mut &b"a: \xff"[..]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<stdin>: not a text file (binary data at byte 3)"
+        );
+    }
+
+    #[test]
+    fn missing_paths_are_reported() {
+        let (sources, errors) = expand_paths(&[PathBuf::from("/nonexistent/x.yaml")], false);
+        assert!(sources.is_empty());
+        assert_eq!(
+            errors[0].to_string(),
+            "/nonexistent/x.yaml: no such file or directory"
+        );
+    }
+}

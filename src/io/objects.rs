@@ -1,0 +1,321 @@
+//! Objects read from a source: documents split into objects (`List` items take a missing `kind`
+//! and `apiVersion` from the list, as in real dumps), where each came from, and their identity.
+
+use super::load::{Source, SourceText};
+use super::InputError;
+use crate::value::Value;
+use crate::yaml::Documents;
+use std::fmt;
+use std::sync::Arc;
+
+/// The file extensions read from directories, as kubectl reads them.
+pub const DEFAULT_EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
+
+/// Where an object came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub source: Arc<Source>,
+    /// 0-based, as the YAML reader counts documents.
+    pub document: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
+    /// The position in the document's `items` when the document is a list.
+    pub item: Option<usize>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: document {}, line {}",
+            self.source, self.document, self.line
+        )?;
+        if let Some(i) = self.item {
+            write!(f, ", items[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// One object and its origin.
+#[derive(Debug, Clone)]
+pub struct Object {
+    pub origin: Origin,
+    pub value: Value,
+}
+
+fn text<'v>(v: &'v Value, path: &[&str]) -> &'v str {
+    v.get_path(path).and_then(Value::as_str).unwrap_or("")
+}
+
+impl Object {
+    pub fn api_version(&self) -> &str {
+        text(&self.value, &["apiVersion"])
+    }
+    pub fn kind(&self) -> &str {
+        text(&self.value, &["kind"])
+    }
+    pub fn name(&self) -> &str {
+        text(&self.value, &["metadata", "name"])
+    }
+    pub fn namespace(&self) -> &str {
+        text(&self.value, &["metadata", "namespace"])
+    }
+    /// The API group: the part of `apiVersion` before the `/`, empty for the core group.
+    pub fn group(&self) -> &str {
+        self.api_version().rsplit_once('/').map_or("", |(g, _)| g)
+    }
+    pub fn version(&self) -> &str {
+        let v = self.api_version();
+        v.rsplit_once('/').map_or(v, |(_, v)| v)
+    }
+    /// The identity used to pair manifests with live objects (the version does not count).
+    pub fn key(&self) -> ObjectKey {
+        ObjectKey {
+            group: self.group().to_string(),
+            kind: self.kind().to_string(),
+            namespace: self.namespace().to_string(),
+            name: self.name().to_string(),
+        }
+    }
+}
+
+/// Object identity as the API server sees it: group, kind, namespace, name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjectKey {
+    pub group: String,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+/// Reads every object of a source. A document that is not an object is reported and the others
+/// are still read; a YAML error ends the file, as it ends kubectl's reader.
+pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
+    let mut objects = Vec::new();
+    let mut errors = Vec::new();
+    for doc in Documents::new(&text.bytes) {
+        let doc = match doc {
+            Ok(d) => d,
+            Err(error) => {
+                errors.push(InputError::Yaml {
+                    file: text.source.to_string(),
+                    error,
+                });
+                break;
+            }
+        };
+        let origin = Origin {
+            source: text.source.clone(),
+            document: doc.index,
+            line: doc.line,
+            item: None,
+        };
+        match split_list(origin, doc.value) {
+            Ok(objs) => objects.extend(objs),
+            Err(e) => errors.push(e),
+        }
+    }
+    (objects, errors)
+}
+
+/// Checks `apiVersion` and `kind`: present, non-empty strings.
+fn check_type(origin: &Origin, v: &Value) -> Result<(), InputError> {
+    if !matches!(v, Value::Map(_)) {
+        return Err(InputError::invalid(
+            origin,
+            "",
+            format!("expected an object, got a {}", v.kind_name()),
+        ));
+    }
+    for field in ["apiVersion", "kind"] {
+        match v.get(field) {
+            Some(Value::String(s)) if !s.is_empty() => {}
+            None | Some(Value::Null) => {
+                let name = if field == "kind" {
+                    "Kind"
+                } else {
+                    "apiVersion"
+                };
+                return Err(InputError::invalid(
+                    origin,
+                    "",
+                    format!("Object '{name}' is missing"),
+                ));
+            }
+            Some(Value::String(_)) => {
+                return Err(InputError::invalid(
+                    origin,
+                    format!(".{field}"),
+                    "must not be empty",
+                ))
+            }
+            Some(other) => {
+                return Err(InputError::invalid(
+                    origin,
+                    format!(".{field}"),
+                    format!("expected a string, got a {}", other.kind_name()),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_list(v: &Value) -> bool {
+    text(v, &["kind"]).ends_with("List") && matches!(v.get("items"), Some(Value::List(_)))
+}
+
+fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
+    check_type(&origin, &value)?;
+    if !is_list(&value) {
+        return Ok(vec![Object { origin, value }]);
+    }
+    let list_kind = text(&value, &["kind"]);
+    let item_kind = list_kind
+        .strip_suffix("List")
+        .unwrap_or_default()
+        .to_string();
+    let api_version = text(&value, &["apiVersion"]).to_string();
+    let Some(Value::List(items)) = value.get("items").cloned() else {
+        unreachable!("is_list checked items")
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, mut item) in items.into_iter().enumerate() {
+        let origin = Origin {
+            item: Some(i),
+            ..origin.clone()
+        };
+        if let Value::Map(m) = &mut item {
+            if !item_kind.is_empty() && m.get("kind").is_none_or(Value::is_null) {
+                m.insert("kind".into(), Value::from(item_kind.as_str()));
+            }
+            if m.get("apiVersion").is_none_or(Value::is_null) {
+                m.insert("apiVersion".into(), Value::from(api_version.as_str()));
+            }
+        }
+        check_type(&origin, &item)?;
+        out.push(Object {
+            origin,
+            value: item,
+        });
+    }
+    Ok(out)
+}
+
+/// Checks what the API server checks of an apply request's body before merging: a name, a
+/// `metadata` map, and no `managedFields`.
+pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
+    let origin = &obj.origin;
+    match obj.value.get("metadata") {
+        Some(Value::Map(_)) => {}
+        None | Some(Value::Null) => {
+            return Err(InputError::invalid(
+                origin,
+                ".metadata.name",
+                "name is required",
+            ))
+        }
+        Some(other) => {
+            return Err(InputError::invalid(
+                origin,
+                ".metadata",
+                format!("expected a map, got a {}", other.kind_name()),
+            ))
+        }
+    }
+    match obj.value.get_path(&["metadata", "name"]) {
+        Some(Value::String(s)) if !s.is_empty() => {}
+        Some(Value::String(_)) | None | Some(Value::Null) => {
+            let generate = obj.value.get_path(&["metadata", "generateName"]).is_some();
+            let message = if generate {
+                "name is required (server-side apply does not support generateName)"
+            } else {
+                "name is required"
+            };
+            return Err(InputError::invalid(origin, ".metadata.name", message));
+        }
+        Some(other) => {
+            return Err(InputError::invalid(
+                origin,
+                ".metadata.name",
+                format!("expected a string, got a {}", other.kind_name()),
+            ))
+        }
+    }
+    if let Some(v) = obj.value.get_path(&["metadata", "namespace"]) {
+        if !matches!(v, Value::String(_) | Value::Null) {
+            return Err(InputError::invalid(
+                origin,
+                ".metadata.namespace",
+                format!("expected a string, got a {}", v.kind_name()),
+            ));
+        }
+    }
+    if obj
+        .value
+        .get_path(&["metadata", "managedFields"])
+        .is_some_and(|v| !v.is_null())
+    {
+        return Err(InputError::invalid(
+            origin,
+            ".metadata.managedFields",
+            "must be nil in an applied configuration (remove it, or run `kssa strip-managed`)",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Vec<Object>, Vec<InputError>) {
+        objects_of(&SourceText {
+            source: Arc::new(Source::File("m.yaml".into())),
+            bytes: text.as_bytes().to_vec(),
+        })
+    }
+
+    #[test]
+    fn list_items_take_kind_and_api_version_from_the_list() {
+        let (objs, errs) = read(
+            "apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {name: a}\n- kind: Secret\n  metadata: {name: b}\n",
+        );
+        assert!(errs.is_empty());
+        assert_eq!(objs[0].kind(), "ConfigMap");
+        assert_eq!(objs[0].api_version(), "v1");
+        assert_eq!(objs[1].kind(), "Secret");
+        assert_eq!(
+            objs[1].origin.to_string(),
+            "m.yaml: document 0, line 1, items[1]"
+        );
+    }
+
+    #[test]
+    fn a_bad_document_does_not_hide_the_others() {
+        let (objs, errs) = read("kind: A\n---\napiVersion: v1\nkind: B\nmetadata: {name: b}\n");
+        assert_eq!(objs.len(), 1);
+        assert_eq!(
+            errs[0].to_string(),
+            "m.yaml: document 0, line 1: Object 'apiVersion' is missing"
+        );
+    }
+
+    #[test]
+    fn managed_fields_in_a_manifest_are_refused() {
+        let (objs, _) =
+            read("apiVersion: v1\nkind: B\nmetadata:\n  name: b\n  managedFields: []\n");
+        let err = check_manifest(&objs[0]).unwrap_err().to_string();
+        assert!(
+            err.starts_with("m.yaml: document 0, line 1: .metadata.managedFields: must be nil"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn group_and_version_split_api_version() {
+        let (objs, _) = read("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n");
+        assert_eq!((objs[0].group(), objs[0].version()), ("apps", "v1"));
+    }
+}

@@ -1,0 +1,228 @@
+//! The change set of a diff: per-object outcome, the closing summary line, a JSON document for
+//! machines and GitHub workflow annotations.
+
+use crate::value::{to_json_string_pretty, Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    Created,
+    Changed,
+    Unchanged,
+    /// The apply would fail on conflicts; the object would not change.
+    Conflicts,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Created => "created",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Unchanged => "unchanged",
+            ChangeKind::Conflicts => "conflicts",
+        }
+    }
+}
+
+/// One object's outcome.
+#[derive(Debug, Clone)]
+pub struct ObjectChange {
+    /// `[group.]version.Kind.namespace.name`.
+    pub name: String,
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub namespace: String,
+    pub object_name: String,
+    /// The manifest's file and 1-based line.
+    pub file: String,
+    pub line: usize,
+    pub change: ChangeKind,
+    /// The unified diff (uncoloured, masked as shown).
+    pub diff: String,
+    /// Conflicting field paths, with the managers that own them.
+    pub conflicts: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub created: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub conflicts: usize,
+}
+
+impl Summary {
+    pub fn of(changes: &[ObjectChange]) -> Summary {
+        let mut s = Summary::default();
+        for c in changes {
+            match c.change {
+                ChangeKind::Created => s.created += 1,
+                ChangeKind::Changed => s.changed += 1,
+                ChangeKind::Unchanged => s.unchanged += 1,
+                ChangeKind::Conflicts => s.conflicts += 1,
+            }
+        }
+        s
+    }
+
+    /// Anything `kubectl diff` would exit 1 for.
+    pub fn has_differences(&self) -> bool {
+        self.created + self.changed + self.conflicts > 0
+    }
+}
+
+/// `N created, N changed, N unchanged, N with conflicts`.
+pub fn summary_line(s: &Summary) -> String {
+    format!(
+        "{} created, {} changed, {} unchanged, {} with conflicts\n",
+        s.created, s.changed, s.unchanged, s.conflicts
+    )
+}
+
+/// A machine-readable change set: `{"objects": [...], "summary": {...}}`.
+pub fn render_changes_json(changes: &[ObjectChange]) -> String {
+    let s = |t: &str| Value::from(t);
+    let objects = changes
+        .iter()
+        .map(|c| {
+            let mut m = Map::new();
+            m.insert("name".into(), s(&c.name));
+            m.insert("group".into(), s(&c.group));
+            m.insert("version".into(), s(&c.version));
+            m.insert("kind".into(), s(&c.kind));
+            m.insert("namespace".into(), s(&c.namespace));
+            m.insert("objectName".into(), s(&c.object_name));
+            m.insert("file".into(), s(&c.file));
+            m.insert("line".into(), Value::Int(c.line as i64));
+            m.insert("change".into(), s(c.change.as_str()));
+            m.insert("diff".into(), s(&c.diff));
+            let conflicts = c
+                .conflicts
+                .iter()
+                .map(|(path, managers)| {
+                    let mut cm = Map::new();
+                    cm.insert("path".into(), s(path));
+                    cm.insert(
+                        "managers".into(),
+                        Value::List(managers.iter().map(|m| s(m)).collect()),
+                    );
+                    Value::Map(cm)
+                })
+                .collect();
+            m.insert("conflicts".into(), Value::List(conflicts));
+            Value::Map(m)
+        })
+        .collect();
+    let sum = Summary::of(changes);
+    let mut sm = Map::new();
+    for (k, n) in [
+        ("created", sum.created),
+        ("changed", sum.changed),
+        ("unchanged", sum.unchanged),
+        ("conflicts", sum.conflicts),
+    ] {
+        sm.insert(k.into(), Value::Int(n as i64));
+    }
+    let mut top = Map::new();
+    top.insert("objects".into(), Value::List(objects));
+    top.insert("summary".into(), Value::Map(sm));
+    to_json_string_pretty(&Value::Map(top)) + "\n"
+}
+
+/// Escapes a workflow-command message (`%`, CR, LF) or property (also `:` and `,`).
+fn escape(text: &str, property: bool) -> String {
+    let mut out = text
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    if property {
+        out = out.replace(':', "%3A").replace(',', "%2C");
+    }
+    out
+}
+
+/// GitHub Actions workflow commands: a notice per created or changed object (with its diff), an
+/// error per object with conflicts.
+pub fn render_github(changes: &[ObjectChange]) -> String {
+    let mut out = String::new();
+    for c in changes {
+        let (level, title, message) = match c.change {
+            ChangeKind::Unchanged => continue,
+            ChangeKind::Created => (
+                "notice",
+                "kssa diff",
+                format!("{} will be created\n{}", c.name, c.diff),
+            ),
+            ChangeKind::Changed => (
+                "notice",
+                "kssa diff",
+                format!("{} will change\n{}", c.name, c.diff),
+            ),
+            ChangeKind::Conflicts => {
+                let list: Vec<String> = c
+                    .conflicts
+                    .iter()
+                    .map(|(p, ms)| format!("{p} (owned by {})", ms.join(", ")))
+                    .collect();
+                (
+                    "error",
+                    "kssa conflicts",
+                    format!("{} has apply conflicts: {}", c.name, list.join("; ")),
+                )
+            }
+        };
+        out.push_str(&format!(
+            "::{level} file={},line={},title={}::{}\n",
+            escape(&c.file, true),
+            c.line,
+            escape(title, true),
+            escape(message.trim_end(), false)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(kind: ChangeKind) -> ObjectChange {
+        ObjectChange {
+            name: "v1.ConfigMap.default.c".into(),
+            group: String::new(),
+            version: "v1".into(),
+            kind: "ConfigMap".into(),
+            namespace: "default".into(),
+            object_name: "c".into(),
+            file: "m.yaml".into(),
+            line: 3,
+            change: kind,
+            diff: "-a\n+b\n".into(),
+            conflicts: vec![(".data.k".into(), vec!["other".into()])],
+        }
+    }
+
+    #[test]
+    fn summary_counts_each_kind() {
+        let cs = [
+            change(ChangeKind::Created),
+            change(ChangeKind::Unchanged),
+            change(ChangeKind::Unchanged),
+        ];
+        assert_eq!(
+            summary_line(&Summary::of(&cs)),
+            "1 created, 0 changed, 2 unchanged, 0 with conflicts\n"
+        );
+        assert!(Summary::of(&cs).has_differences());
+    }
+
+    #[test]
+    fn github_annotations_escape_newlines() {
+        let out = render_github(&[change(ChangeKind::Changed), change(ChangeKind::Conflicts)]);
+        assert_eq!(
+            out,
+            "::notice file=m.yaml,line=3,title=kssa diff::v1.ConfigMap.default.c will change%0A-a%0A+b\n\
+             ::error file=m.yaml,line=3,title=kssa conflicts::v1.ConfigMap.default.c has apply conflicts: .data.k (owned by other)\n"
+        );
+    }
+}
