@@ -8,10 +8,12 @@
 pub mod csa;
 pub mod fieldpath;
 pub mod io;
+pub mod kube;
 pub mod managed;
 pub mod merge;
 pub mod patch;
 pub mod render;
+pub mod replay;
 pub mod schema;
 pub mod typed;
 pub mod value;

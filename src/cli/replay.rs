@@ -1,10 +1,187 @@
-//! `kssa replay`.
+//! `kssa replay FILE|DIR...`: runs scenario files and checks their expectations. Exit 0 when
+//! every expectation holds, 1 on any mismatch, 2 on bad input.
 
 use super::Status;
+use anyhow::{bail, Context};
+use kssa::kube::SchemaRegistry;
+use kssa::managed::Operation;
+use kssa::replay::{
+    self, line_diff, report_to_value, DiffLine, Scenario, ScenarioReport, StepResult,
+};
+use kssa::value::{to_json_string_pretty, Value};
+use kssa::yaml::parse_stream;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Scenario files (JSON or YAML), or directories of them (*.json, *.yaml, *.yml).
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML).
+    #[arg(long = "schema", value_name = "FILE")]
+    pub schemas: Vec<PathBuf>,
+    /// Print one JSON report per run instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Status> {
-    anyhow::bail!("kssa replay is not available yet")
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let mut registry = SchemaRegistry::new();
+    for path in &args.schemas {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let docs = parse_stream(&bytes).with_context(|| format!("parsing {}", path.display()))?;
+        for doc in docs {
+            if doc.value.is_null() {
+                continue;
+            }
+            registry
+                .add_document(&doc.value)
+                .with_context(|| format!("{}: document at line {}", path.display(), doc.line))?;
+        }
+    }
+    let files = scenario_files(&args.paths)?;
+    let mut reports = Vec::new();
+    for file in &files {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("scenario");
+        let scenario =
+            Scenario::parse(&text, stem).with_context(|| format!("{}", file.display()))?;
+        reports.push((
+            file.display().to_string(),
+            replay::run(&scenario, &registry),
+        ));
+    }
+    if args.json {
+        let list = reports.iter().map(|(f, r)| report_to_value(f, r)).collect();
+        println!("{}", to_json_string_pretty(&Value::List(list)));
+    } else {
+        for (file, report) in &reports {
+            print!("{}", render(file, report));
+        }
+        let failed = reports.iter().filter(|(_, r)| !r.passed()).count();
+        println!(
+            "{} scenarios, {} passed, {} failed",
+            reports.len(),
+            reports.len() - failed,
+            failed
+        );
+    }
+    Ok(if reports.iter().all(|(_, r)| r.passed()) {
+        Status::Clean
+    } else {
+        Status::Found
+    })
+}
+
+/// The files to run: files as given, directories' scenario files sorted by name.
+fn scenario_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("reading {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_scenario(f))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("{}: no scenario files (*.json, *.yaml, *.yml)", p.display());
+            }
+            out.extend(found);
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            bail!("{}: no such file or directory", p.display());
+        }
+    }
+    Ok(out)
+}
+
+fn is_scenario(f: &Path) -> bool {
+    matches!(
+        f.extension().and_then(|e| e.to_str()),
+        Some("json" | "yaml" | "yml")
+    )
+}
+
+fn render(file: &str, report: &ScenarioReport) -> String {
+    let mut out = String::new();
+    let verdict = if report.passed() { "PASS" } else { "FAIL" };
+    out.push_str(&format!("{verdict} {} ({file})\n", report.name));
+    for s in &report.steps {
+        let op = match s.op {
+            Operation::Apply if s.force => "force-apply",
+            Operation::Apply => "apply",
+            Operation::Update => "update",
+        };
+        let sub = if s.subresource.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", s.subresource)
+        };
+        let what = match &s.result {
+            StepResult::Written {
+                changed,
+                managed_fields_changed,
+            } => match (changed, managed_fields_changed) {
+                (true, _) => "changed".to_string(),
+                (false, true) => "ownership changed".to_string(),
+                (false, false) => "no change".to_string(),
+            },
+            StepResult::Conflicts { message, .. } => {
+                format!("conflicts: {}", message.replace('\n', "\n      "))
+            }
+            StepResult::Failed { message } => format!("error: {message}"),
+        };
+        out.push_str(&format!(
+            "  step {} {op} by {}{sub}: {what}\n",
+            s.index + 1,
+            s.manager
+        ));
+        if let Some(n) = &s.notice {
+            out.push_str(&format!("    note: {n}\n"));
+        }
+        for m in &s.mismatches {
+            out.push_str(&format!(
+                "    {} mismatch (- expected, + actual):\n",
+                m.what
+            ));
+            out.push_str(&render_diff(&m.expected, &m.actual));
+        }
+    }
+    out
+}
+
+/// Changed lines with two lines of context.
+fn render_diff(expected: &str, actual: &str) -> String {
+    let lines = line_diff(expected, actual);
+    let near_change = |i: usize| {
+        let lo = i.saturating_sub(2);
+        let hi = (i + 3).min(lines.len());
+        lines[lo..hi]
+            .iter()
+            .any(|l| !matches!(l, DiffLine::Same(_)))
+    };
+    let mut out = String::new();
+    let mut skipped = false;
+    for (i, l) in lines.iter().enumerate() {
+        match l {
+            DiffLine::Same(t) if near_change(i) => out.push_str(&format!("      {t}\n")),
+            DiffLine::Same(_) => {
+                if !skipped {
+                    out.push_str("      ...\n");
+                }
+                skipped = true;
+                continue;
+            }
+            DiffLine::Expected(t) => out.push_str(&format!("    - {t}\n")),
+            DiffLine::Actual(t) => out.push_str(&format!("    + {t}\n")),
+        }
+        skipped = false;
+    }
+    out
 }

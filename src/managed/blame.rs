@@ -2,7 +2,7 @@
 //! it. Ownership is read from the entries' field sets alone (list items are matched to the
 //! `k:`/`v:`/`i:` elements the sets name), so no schema is needed.
 
-use super::time::{human_duration, parse_rfc3339};
+use super::age::{human_duration, parse_rfc3339};
 use super::{ManagedFieldsEntry, Operation};
 use crate::fieldpath::{PathElement, Set};
 use crate::value::{Map, Value};

@@ -1,5 +1,6 @@
 //! `metadata.managedFields` entries, decoded and encoded as the API server stores them.
 
+use super::time::{Time, TimeError};
 use crate::fieldpath::{from_fields_v1, to_fields_v1, FieldsV1Error, Set};
 use crate::value::{Map, Value};
 use std::fmt;
@@ -33,17 +34,29 @@ pub struct ManagedFieldsEntry {
     pub subresource: String,
 }
 
+/// Why `metadata.managedFields` could not be decoded; the texts are the API server's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ManagedFieldsError {
     #[error("metadata.managedFields must be a list, got {0}")]
     NotAList(&'static str),
-    #[error("metadata.managedFields[{index}]: {message}")]
-    Entry { index: usize, message: String },
-    #[error("metadata.managedFields[{index}].fieldsV1: {source}")]
+    #[error("managed fields entry {index} must be an object")]
+    NotAnEntry { index: usize },
+    #[error("operation must be `Apply` or `Update`")]
+    Operation { index: usize },
+    #[error("apiVersion must not be empty")]
+    ApiVersion { index: usize },
+    #[error("missing fieldsType in managed fields entry {index}")]
+    MissingFieldsType { index: usize },
+    #[error("invalid fieldsType {fields_type:?} in managed fields entry {index}")]
+    InvalidFieldsType { index: usize, fields_type: String },
+    #[error("error decoding versioned set of managed fields entry {index}: {source}")]
     Fields { index: usize, source: FieldsV1Error },
+    #[error("invalid time in managed fields entry {index}: {source}")]
+    Time { index: usize, source: TimeError },
 }
 
-/// Decodes the entries of an object's `metadata.managedFields` (none when absent or null).
+/// Decodes the entries of an object's `metadata.managedFields` (none when absent or null), with
+/// the checks of the API server's `decodeManagedFields`, in its order.
 pub fn decode_managed_fields(
     object: &Value,
 ) -> Result<Vec<ManagedFieldsEntry>, ManagedFieldsError> {
@@ -59,37 +72,39 @@ pub fn decode_managed_fields(
 }
 
 fn decode_entry(index: usize, item: &Value) -> Result<ManagedFieldsEntry, ManagedFieldsError> {
-    let err = |message: String| ManagedFieldsError::Entry { index, message };
+    if item.as_map().is_none() {
+        return Err(ManagedFieldsError::NotAnEntry { index });
+    }
     let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_string);
     let operation = match text("operation").as_deref() {
         Some("Apply") => Operation::Apply,
         Some("Update") => Operation::Update,
-        other => {
-            return Err(err(format!(
-                "operation must be `Apply` or `Update`, got {:?}",
-                other.unwrap_or("")
-            )))
-        }
+        _ => return Err(ManagedFieldsError::Operation { index }),
     };
     let api_version = text("apiVersion")
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| err("apiVersion must not be empty".into()))?;
-    match text("fieldsType").as_deref() {
-        Some("FieldsV1") => {}
+        .ok_or(ManagedFieldsError::ApiVersion { index })?;
+    match text("fieldsType").unwrap_or_default().as_str() {
+        "FieldsV1" => {}
+        "" => return Err(ManagedFieldsError::MissingFieldsType { index }),
         other => {
-            return Err(err(format!(
-                "invalid fieldsType {:?}: must be FieldsV1",
-                other.unwrap_or("")
-            )))
+            return Err(ManagedFieldsError::InvalidFieldsType {
+                index,
+                fields_type: other.to_string(),
+            })
         }
     }
     let fields = from_fields_v1(item.get("fieldsV1").unwrap_or(&Value::Null))
         .map_err(|source| ManagedFieldsError::Fields { index, source })?;
+    let time = text("time");
+    if let Some(t) = &time {
+        Time::parse(t).map_err(|source| ManagedFieldsError::Time { index, source })?;
+    }
     Ok(ManagedFieldsEntry {
         manager: text("manager").unwrap_or_default(),
         operation,
         api_version,
-        time: text("time"),
+        time,
         fields,
         subresource: text("subresource").unwrap_or_default(),
     })

@@ -1,7 +1,7 @@
 //! Reading ownership out of managedFields: one summary row per entry, a manager's field set,
 //! and client-go's "extract" (the fields a manager applied, as an applyable manifest).
 
-use super::time::{human_duration, parse_rfc3339};
+use super::age::{human_duration, parse_rfc3339};
 use super::{ManagedFieldsEntry, Operation};
 use crate::fieldpath::Set;
 use crate::typed::Typed;

@@ -1,115 +1,115 @@
-//! Timestamps of managedFields entries: RFC 3339 parsing to Unix seconds and kubectl's short
-//! relative ages ("5d", "2y10d"), without a date-time dependency.
+//! Timestamps as `metav1.Time` stores them: RFC 3339, UTC, whole seconds.
 
-/// Seconds since the Unix epoch of an RFC 3339 timestamp (`2022-10-06T20:46:22Z`, fractional
-/// seconds and numeric offsets allowed); `None` when it is not one.
-pub fn parse_rfc3339(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let s = text.get(r)?;
-        s.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| s.parse().ok())?
-    };
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    if b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let mut rest = &text[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
+use std::fmt;
+
+/// A point in time with the API server's precision (seconds since the Unix epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub i64);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid RFC 3339 time {0:?}")]
+pub struct TimeError(pub String);
+
+impl Time {
+    /// Parses `2024-05-01T10:00:00Z`, `2024-05-01T10:00:00.5Z` or `2024-05-01T12:00:00+02:00`;
+    /// fractions of a second are dropped, as `metav1.Time` serialization does.
+    pub fn parse(text: &str) -> Result<Time, TimeError> {
+        let err = || TimeError(text.to_string());
+        let b = text.as_bytes();
+        if b.len() < 20
+            || b[4] != b'-'
+            || b[7] != b'-'
+            || !matches!(b[10], b'T' | b't')
+            || b[13] != b':'
+            || b[16] != b':'
+        {
+            return Err(err());
         }
-        rest = &frac[digits..];
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) => {
-            let oh: i64 = rest.get(1..3)?.parse().ok()?;
-            let om: i64 = rest.get(4..6)?.parse().ok()?;
-            let sign = if rest.starts_with('-') { -1 } else { 1 };
-            sign * (oh * 3600 + om * 60)
+        let num = |r: std::ops::Range<usize>| -> Result<i64, TimeError> {
+            let s = &text[r];
+            if s.bytes().all(|c| c.is_ascii_digit()) {
+                s.parse().map_err(|_| err())
+            } else {
+                Err(err())
+            }
+        };
+        let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        if !(1..=12).contains(&month)
+            || !(1..=31).contains(&day)
+            || hour > 23
+            || minute > 59
+            || second > 60
+        {
+            return Err(err());
         }
-        _ => return None,
-    };
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
-        return None;
+        let mut rest = &text[19..];
+        if let Some(frac) = rest.strip_prefix('.') {
+            let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 {
+                return Err(err());
+            }
+            rest = &frac[digits..];
+        }
+        let offset = match rest {
+            "Z" | "z" => 0,
+            _ if rest.len() == 6 && matches!(&rest[..1], "+" | "-") && &rest[3..4] == ":" => {
+                let sign = if rest.starts_with('-') { -1 } else { 1 };
+                let at = 19 + text[19..].len() - 6;
+                sign * (num(at + 1..at + 3)? * 3600 + num(at + 4..at + 6)? * 60)
+            }
+            _ => return Err(err()),
+        };
+        let days = days_from_civil(year, month, day);
+        Ok(Time(
+            days * 86400 + hour * 3600 + minute * 60 + second - offset,
+        ))
     }
-    Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset)
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let days = self.0.div_euclid(86400);
+        let secs = self.0.rem_euclid(86400);
+        let (y, m, d) = civil_from_days(days);
+        write!(
+            f,
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+            secs / 3600,
+            secs % 3600 / 60,
+            secs % 60
+        )
+    }
+}
+
+// Howard Hinnant's algorithms for the proleptic Gregorian calendar.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146097 + doe - 719468
 }
 
-/// An age as kubectl prints it (`apimachinery/pkg/util/duration.HumanDuration`).
-pub fn human_duration(seconds: i64) -> String {
-    if seconds < -1 {
-        return "<invalid>".into();
-    }
-    if seconds < 0 {
-        return "0s".into();
-    }
-    if seconds < 120 {
-        return format!("{seconds}s");
-    }
-    let minutes = seconds / 60;
-    if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 {
-            format!("{minutes}m")
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
         } else {
-            format!("{minutes}m{s}s")
-        };
-    }
-    if minutes < 180 {
-        return format!("{minutes}m");
-    }
-    let hours = seconds / 3600;
-    if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 {
-            format!("{hours}h")
-        } else {
-            format!("{hours}h{m}m")
-        };
-    }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 {
-            format!("{}d", hours / 24)
-        } else {
-            format!("{}d{h}h", hours / 24)
-        };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        let y = hours / 24 / 365;
-        return if dy == 0 {
-            format!("{y}y")
-        } else {
-            format!("{y}y{dy}d")
-        };
-    }
-    format!("{}y", hours / 24 / 365)
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 #[cfg(test)]
@@ -117,23 +117,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_rfc3339() {
-        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(parse_rfc3339("2022-10-06T20:46:22Z"), Some(1_665_089_182));
-        assert_eq!(
-            parse_rfc3339("2022-10-06T22:46:22.5+02:00"),
-            Some(1_665_089_182)
-        );
-        assert_eq!(parse_rfc3339("2022-10-06"), None);
+    fn round_trips_to_utc_seconds() {
+        let t = Time::parse("2024-05-01T10:01:00.7Z").unwrap();
+        assert_eq!(t.to_string(), "2024-05-01T10:01:00Z");
+        assert_eq!(t.0, 1714557660);
+        assert_eq!(Time::parse("2024-05-01T12:01:00+02:00").unwrap(), t);
+        assert_eq!(Time::parse("1970-01-01T00:00:00Z").unwrap().0, 0);
+        assert_eq!(Time(951782400).to_string(), "2000-02-29T00:00:00Z");
     }
 
     #[test]
-    fn ages_like_kubectl() {
-        assert_eq!(human_duration(59), "59s");
-        assert_eq!(human_duration(5 * 60 + 3), "5m3s");
-        assert_eq!(human_duration(3 * 3600 + 600), "3h10m");
-        assert_eq!(human_duration(3 * 86400 + 7200), "3d2h");
-        assert_eq!(human_duration(400 * 86400), "400d");
-        assert_eq!(human_duration(3 * 365 * 86400 + 10 * 86400), "3y10d");
+    fn rejects_malformed_times() {
+        for bad in [
+            "2024-05-01",
+            "2024-05-01T10:00:00",
+            "2024-13-01T10:00:00Z",
+            "2024-05-01T10:00:00.Z",
+        ] {
+            assert_eq!(Time::parse(bad), Err(TimeError(bad.to_string())), "{bad}");
+        }
     }
 }

@@ -1,0 +1,9 @@
+//! The Kubernetes layer over the schema model: which object a manifest names ([`ObjectRef`]) and
+//! which schema types it ([`SchemaRegistry`]: built-ins, CRDs and other schema documents, and the
+//! deduced schema for kinds nobody describes).
+
+mod object;
+mod registry;
+
+pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
+pub use registry::{ResolvedKind, SchemaRegistry};
