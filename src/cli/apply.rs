@@ -1,10 +1,259 @@
-//! `kssa apply`.
+//! `kssa apply`: applies manifests to live snapshots, prints the resulting objects, and with
+//! `--write` updates the snapshot files. Also the apply pipeline `diff` and `conflicts` share.
 
+use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
 use super::Status;
+use anyhow::Context as _;
+use kssa::io::{new_object_path, rewrite_documents, write_atomic};
+use kssa::kube::ResolvedKind;
+use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
+use kssa::render::{render_objects, OutputFormat};
+use kssa::value::{to_json_string_pretty, Value};
+use kssa::yaml::to_yaml_string;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write as _};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    Yaml,
+    Json,
+    Name,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value = "yaml")]
+    pub output: Output,
+    /// Keep metadata.managedFields in the printed objects.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub show_managed_fields: bool,
+    /// Update the live snapshot files in place; new objects go into the first --live directory.
+    #[arg(long)]
+    pub write: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Status> {
-    anyhow::bail!("kssa apply is not available yet")
+/// What the API server would do with one apply request.
+pub enum Outcome {
+    Applied {
+        object: Value,
+        changed: bool,
+    },
+    /// The object is left as it was.
+    Conflicts {
+        conflicts: Vec<ConflictDetail>,
+        message: String,
+    },
+}
+
+/// One manifest's predicted result.
+pub struct Predicted<'a> {
+    pub pair: &'a Pair,
+    pub live: Option<&'a Value>,
+    pub outcome: Outcome,
+}
+
+/// Runs every apply request, with a progress bar on a terminal for large inputs.
+pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<Predicted<'a>>> {
+    let now = resolve_now(args.now.as_deref())?;
+    let bar = (loaded.pairs.len() > 300 && std::io::stderr().is_terminal())
+        .then(|| indicatif::ProgressBar::new(loaded.pairs.len() as u64));
+    let mut out = Vec::with_capacity(loaded.pairs.len());
+    let mut errors = Vec::new();
+    for pair in &loaded.pairs {
+        let live = pair.live.map(|i| &loaded.live[i].object.value);
+        match server_apply(live, &pair.manifest.value, &pair.resolved, args, &now) {
+            Ok(outcome) => out.push(Predicted {
+                pair,
+                live,
+                outcome,
+            }),
+            Err(e) => errors.push(format!("{}: {e}", pair.manifest.origin)),
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
+    Ok(out)
+}
+
+fn without_managed_fields(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
+        meta.shift_remove("managedFields");
+    }
+    v
+}
+
+/// One apply request through the API server's write path.
+fn server_apply(
+    live: Option<&Value>,
+    manifest: &Value,
+    kind: &ResolvedKind,
+    args: &ApplyArgs,
+    now: &str,
+) -> Result<Outcome, WriteError> {
+    let req = WriteRequest {
+        operation: Operation::Apply,
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        subresource: args.subresource.as_deref().unwrap_or(""),
+        now,
+        reset_fields: true,
+    };
+    match write(live, manifest, kind, &req) {
+        Ok(o) => Ok(Outcome::Applied {
+            changed: o.changed || o.managed_fields_changed,
+            object: o.object,
+        }),
+        Err(WriteError::Conflicts { conflicts, message }) => {
+            Ok(Outcome::Conflicts { conflicts, message })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `--write`: changed live objects replace their documents; new ones go to the first
+/// directory given with --live. Everything is prepared before the first write.
+fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
+    let mut per_file: BTreeMap<usize, Vec<(usize, Option<usize>, &Value)>> = BTreeMap::new();
+    let mut new_files: Vec<(PathBuf, String)> = Vec::new();
+    let new_dir = args.live.iter().find(|p| p.is_dir());
+    for r in results {
+        let Outcome::Applied {
+            object,
+            changed: true,
+        } = &r.outcome
+        else {
+            continue;
+        };
+        match r.pair.live {
+            Some(i) => {
+                let lo = &loaded.live[i];
+                let file = lo
+                    .file
+                    .context("a live object read from stdin cannot be written back")?;
+                per_file.entry(file).or_default().push((
+                    lo.object.origin.document,
+                    lo.object.origin.item,
+                    object,
+                ));
+            }
+            None => {
+                let dir =
+                    new_dir.context("--write needs a --live directory to put new objects in")?;
+                let m = &r.pair.manifest;
+                let path = new_object_path(
+                    dir,
+                    m.group(),
+                    m.kind(),
+                    object
+                        .get_path(&["metadata", "namespace"])
+                        .and_then(Value::as_str)
+                        .unwrap_or(""),
+                    m.name(),
+                );
+                anyhow::ensure!(
+                    !path.exists(),
+                    "{}: already exists; not overwriting it with a new object",
+                    path.display()
+                );
+                new_files.push((path, to_yaml_string(object)));
+            }
+        }
+    }
+    let mut writes = new_files;
+    for (file, changes) in per_file {
+        let lf = &loaded.live_files[file];
+        let docs = kssa::yaml::parse_stream(lf.text.as_bytes())?;
+        let mut values: Vec<Value> = docs.into_iter().map(|d| d.value).collect();
+        let mut touched = Vec::new();
+        for (doc, item, object) in changes {
+            let slot = match item {
+                Some(i) => values[doc]
+                    .as_map_mut()
+                    .and_then(|m| m.get_mut("items"))
+                    .and_then(|v| match v {
+                        Value::List(l) => l.get_mut(i),
+                        _ => None,
+                    }),
+                None => values.get_mut(doc),
+            }
+            .context("live document moved while applying")?;
+            *slot = object.clone();
+            if !touched.contains(&doc) {
+                touched.push(doc);
+            }
+        }
+        let replacements: Vec<(usize, String)> = touched
+            .iter()
+            .map(|&d| (d, to_yaml_string(&values[d])))
+            .collect();
+        let text = match rewrite_documents(&lf.text, &replacements) {
+            Some(t) => t,
+            None if lf.text.trim_start().starts_with('{') && values.len() == 1 => {
+                to_json_string_pretty(&values[0]) + "\n"
+            }
+            None => values
+                .iter()
+                .map(to_yaml_string)
+                .collect::<Vec<_>>()
+                .join("---\n"),
+        };
+        writes.push((lf.path.clone(), text));
+    }
+    for (path, text) in writes {
+        write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let loaded = Loaded::load(&args.inputs)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let results = predict(&loaded, &args.apply)?;
+    let mut shown = Vec::new();
+    let mut conflicts = 0;
+    for r in &results {
+        match &r.outcome {
+            Outcome::Applied { object, .. } => shown.push(if args.show_managed_fields {
+                object.clone()
+            } else {
+                without_managed_fields(object)
+            }),
+            Outcome::Conflicts { message, .. } => {
+                conflicts += 1;
+                eprintln!("error: {}: {message}", r.pair.manifest.origin);
+            }
+        }
+    }
+    let format = match args.output {
+        Output::Yaml => OutputFormat::Yaml,
+        Output::Json => OutputFormat::Json,
+        Output::Name => OutputFormat::Name,
+    };
+    let refs: Vec<&Value> = shown.iter().collect();
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(render_objects(&refs, format).as_bytes())?;
+    stdout.flush()?;
+    if args.write {
+        write_back(&loaded, &results, &args.inputs)?;
+    }
+    if conflicts > 0 {
+        eprintln!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out");
+        return Ok(Status::Found);
+    }
+    Ok(Status::Clean)
 }

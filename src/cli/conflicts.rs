@@ -1,10 +1,112 @@
-//! `kssa conflicts`.
+//! `kssa conflicts`: the conflicts an apply would hit, who owns each field and how, the API
+//! server's message, and the three ways out from the server-side apply documentation.
 
+use super::apply::{predict, Outcome};
+use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
+use kssa::render::{
+    object_file_name, render_conflicts_json, render_conflicts_text, value_at, ConflictItem,
+    ConflictReport, Owner, Style,
+};
+use kssa::value::Value;
+use std::io::Write as _;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value = "text")]
+    pub output: Format,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Status> {
-    anyhow::bail!("kssa conflicts is not available yet")
+fn force_command(file: &str, args: &ApplyArgs) -> String {
+    let mut cmd = format!(
+        "kubectl apply --server-side --field-manager={} --force-conflicts",
+        args.field_manager
+    );
+    if let Some(s) = &args.subresource {
+        cmd.push_str(&format!(" --subresource={s}"));
+    }
+    cmd.push_str(&format!(" -f {file}"));
+    cmd
+}
+
+pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let loaded = Loaded::load(&args.inputs)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let results = predict(&loaded, &args.apply)?;
+    let mut reports = Vec::new();
+    for r in &results {
+        let Outcome::Conflicts { conflicts, message } = &r.outcome else {
+            continue;
+        };
+        let m = &r.pair.manifest;
+        let mut items: Vec<ConflictItem> = Vec::new();
+        for c in conflicts {
+            let owner = Owner {
+                manager: c.manager.clone(),
+                operation: c.operation.to_string(),
+                api_version: c.api_version.clone(),
+                subresource: c.subresource.clone(),
+                time: c.time.clone(),
+            };
+            let path = c.path.to_string();
+            match items.iter_mut().find(|i| i.path == path) {
+                Some(i) => i.owners.push(owner),
+                None => items.push(ConflictItem {
+                    path,
+                    mine: value_at(&m.value, &c.path).cloned(),
+                    live: r.live.and_then(|l| value_at(l, &c.path)).cloned(),
+                    owners: vec![owner],
+                }),
+            }
+        }
+        let file = m.origin.source.to_string();
+        reports.push(ConflictReport {
+            name: object_file_name(
+                m.group(),
+                m.version(),
+                m.kind(),
+                m.value
+                    .get_path(&["metadata", "namespace"])
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+                m.name(),
+            ),
+            force_command: force_command(&file, &args.apply),
+            file,
+            line: m.origin.line,
+            field_manager: args.apply.field_manager.clone(),
+            message: message.clone(),
+            items,
+        });
+    }
+    let text = match args.output {
+        Format::Json => render_conflicts_json(&reports),
+        Format::Text if reports.is_empty() => format!(
+            "No conflicts: {} object(s) apply cleanly as {:?}.\n",
+            results.len(),
+            args.apply.field_manager
+        ),
+        Format::Text => render_conflicts_text(&reports, Style { color }),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(if reports.is_empty() {
+        Status::Clean
+    } else {
+        Status::Found
+    })
 }

@@ -5,8 +5,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod apply;
+mod completions;
 mod conflicts;
 mod diff;
+pub mod inputs;
+mod man;
 mod managers;
 mod migrate_csa;
 mod replay;
@@ -33,6 +36,15 @@ pub const EXIT_TROUBLE: u8 = 2;
     propagate_version = true
 )]
 pub struct Cli {
+    /// When to colour output: `auto` colours a terminal unless NO_COLOR is set.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: inputs::ColorChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -55,19 +67,26 @@ pub enum Command {
     Update(update::Args),
     /// Run scenario files of applies and updates, checking expectations.
     Replay(replay::Args),
+    /// Print a shell completion script.
+    Completions(completions::Args),
+    /// Print the man page (roff).
+    Man(man::Args),
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let color = inputs::use_color(cli.color);
     let outcome = match cli.command {
         Command::Apply(args) => apply::run(args),
-        Command::Diff(args) => diff::run(args),
-        Command::Conflicts(args) => conflicts::run(args),
+        Command::Diff(args) => diff::run(args, color),
+        Command::Conflicts(args) => conflicts::run(args, color),
         Command::Managers(args) => managers::run(args),
         Command::StripManaged(args) => strip_managed::run(args),
         Command::MigrateCsa(args) => migrate_csa::run(args),
         Command::Update(args) => update::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     match outcome {
         Ok(Status::Clean) => ExitCode::SUCCESS,

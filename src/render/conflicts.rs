@@ -2,7 +2,21 @@
 //! the API server's message, and the three ways out the server-side apply documentation gives.
 
 use super::Style;
+use crate::fieldpath::{Path, PathElement};
 use crate::value::{to_json_string, to_json_string_pretty, Map, Value};
+
+/// The value a field path names in an object, if it is there.
+pub fn value_at<'v>(v: &'v Value, path: &Path) -> Option<&'v Value> {
+    path.elements().iter().try_fold(v, |v, pe| match pe {
+        PathElement::Field(name) => v.get(name),
+        PathElement::Index(i) => v.as_list()?.get(*i),
+        PathElement::Value(x) => v.as_list()?.iter().find(|item| *item == x),
+        PathElement::Key(fields) => v
+            .as_list()?
+            .iter()
+            .find(|item| fields.iter().all(|(k, kv)| item.get(k) == Some(kv))),
+    })
+}
 
 /// A manager owning a conflicting field.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,7 +9,7 @@ mod output;
 mod report;
 
 pub use conflicts::{
-    render_conflicts_json, render_conflicts_text, ConflictItem, ConflictReport, Owner,
+    render_conflicts_json, render_conflicts_text, value_at, ConflictItem, ConflictReport, Owner,
 };
 pub use diff::{object_file_name, unified_diff};
 pub use mask::mask_secrets;

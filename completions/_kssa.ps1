@@ -1,0 +1,219 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'kssa'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'kssa' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply manifests to live-object snapshots and print the results with managedFields')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what applying manifests would change, as a diff per object')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Explain the conflicts an apply would hit and how to resolve them')
+            [CompletionResult]::new('managers', 'managers', [CompletionResultType]::ParameterValue, 'Show who owns what in live objects')
+            [CompletionResult]::new('strip-managed', 'strip-managed', [CompletionResultType]::ParameterValue, 'Remove managedFields (and optionally server-set fields) from objects')
+            [CompletionResult]::new('migrate-csa', 'migrate-csa', [CompletionResultType]::ParameterValue, 'Migrate client-side-apply ownership to server-side apply, as kubectl does')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Record a non-apply write (PUT or PATCH) by a field manager')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Run scenario files of applies and updates, checking expectations')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kssa;apply' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'Keep metadata.managedFields in the printed objects')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'Take conflicting fields over from their other managers')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Update the live snapshot files in place; new objects go into the first --live directory')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;diff' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'Take conflicting fields over from their other managers')
+            [CompletionResult]::new('--show-managed-fields', '--show-managed-fields', [CompletionResultType]::ParameterName, 'Include metadata.managedFields in the diff')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret values instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;conflicts' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file or directory to read; `-` reads stdin. Repeatable')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories given with -f and --live recursively')
+            [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'Take conflicting fields over from their other managers')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;managers' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;strip-managed' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;migrate-csa' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;update' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;replay' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;man' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kssa;help' {
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply manifests to live-object snapshots and print the results with managedFields')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what applying manifests would change, as a diff per object')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'Explain the conflicts an apply would hit and how to resolve them')
+            [CompletionResult]::new('managers', 'managers', [CompletionResultType]::ParameterValue, 'Show who owns what in live objects')
+            [CompletionResult]::new('strip-managed', 'strip-managed', [CompletionResultType]::ParameterValue, 'Remove managedFields (and optionally server-set fields) from objects')
+            [CompletionResult]::new('migrate-csa', 'migrate-csa', [CompletionResultType]::ParameterValue, 'Migrate client-side-apply ownership to server-side apply, as kubectl does')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Record a non-apply write (PUT or PATCH) by a field manager')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Run scenario files of applies and updates, checking expectations')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kssa;help;apply' {
+            break
+        }
+        'kssa;help;diff' {
+            break
+        }
+        'kssa;help;conflicts' {
+            break
+        }
+        'kssa;help;managers' {
+            break
+        }
+        'kssa;help;strip-managed' {
+            break
+        }
+        'kssa;help;migrate-csa' {
+            break
+        }
+        'kssa;help;update' {
+            break
+        }
+        'kssa;help;replay' {
+            break
+        }
+        'kssa;help;completions' {
+            break
+        }
+        'kssa;help;man' {
+            break
+        }
+        'kssa;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,191 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[kssa] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'kssa'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'kssa'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand apply 'Apply manifests to live-object snapshots and print the results with managedFields'
+            cand diff 'Show what applying manifests would change, as a diff per object'
+            cand conflicts 'Explain the conflicts an apply would hit and how to resolve them'
+            cand managers 'Show who owns what in live objects'
+            cand strip-managed 'Remove managedFields (and optionally server-set fields) from objects'
+            cand migrate-csa 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
+            cand update 'Record a non-apply write (PUT or PATCH) by a field manager'
+            cand replay 'Run scenario files of applies and updates, checking expectations'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kssa;apply'= {
+            cand -f 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --filename 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --live 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable'
+            cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
+            cand -n 'Namespace for namespaced objects that name none'
+            cand --namespace 'Namespace for namespaced objects that name none'
+            cand --field-manager 'Name of the field manager the apply is recorded under'
+            cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
+            cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --show-managed-fields 'Keep metadata.managedFields in the printed objects'
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -R 'Read directories given with -f and --live recursively'
+            cand --recursive 'Read directories given with -f and --live recursively'
+            cand --force-conflicts 'Take conflicting fields over from their other managers'
+            cand --write 'Update the live snapshot files in place; new objects go into the first --live directory'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;diff'= {
+            cand -f 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --filename 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --live 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable'
+            cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
+            cand -n 'Namespace for namespaced objects that name none'
+            cand --namespace 'Namespace for namespaced objects that name none'
+            cand --field-manager 'Name of the field manager the apply is recorded under'
+            cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
+            cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -R 'Read directories given with -f and --live recursively'
+            cand --recursive 'Read directories given with -f and --live recursively'
+            cand --force-conflicts 'Take conflicting fields over from their other managers'
+            cand --show-managed-fields 'Include metadata.managedFields in the diff'
+            cand --show-secrets 'Show Secret values instead of masking them'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;conflicts'= {
+            cand -f 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --filename 'Manifest file or directory to read; `-` reads stdin. Repeatable'
+            cand --live 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable'
+            cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
+            cand -n 'Namespace for namespaced objects that name none'
+            cand --namespace 'Namespace for namespaced objects that name none'
+            cand --field-manager 'Name of the field manager the apply is recorded under'
+            cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
+            cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -R 'Read directories given with -f and --live recursively'
+            cand --recursive 'Read directories given with -f and --live recursively'
+            cand --force-conflicts 'Take conflicting fields over from their other managers'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;managers'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;strip-managed'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;migrate-csa'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;update'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;replay'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;completions'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;man'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kssa;help'= {
+            cand apply 'Apply manifests to live-object snapshots and print the results with managedFields'
+            cand diff 'Show what applying manifests would change, as a diff per object'
+            cand conflicts 'Explain the conflicts an apply would hit and how to resolve them'
+            cand managers 'Show who owns what in live objects'
+            cand strip-managed 'Remove managedFields (and optionally server-set fields) from objects'
+            cand migrate-csa 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
+            cand update 'Record a non-apply write (PUT or PATCH) by a field manager'
+            cand replay 'Run scenario files of applies and updates, checking expectations'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kssa;help;apply'= {
+        }
+        &'kssa;help;diff'= {
+        }
+        &'kssa;help;conflicts'= {
+        }
+        &'kssa;help;managers'= {
+        }
+        &'kssa;help;strip-managed'= {
+        }
+        &'kssa;help;migrate-csa'= {
+        }
+        &'kssa;help;update'= {
+        }
+        &'kssa;help;replay'= {
+        }
+        &'kssa;help;completions'= {
+        }
+        &'kssa;help;man'= {
+        }
+        &'kssa;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,143 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kssa_global_optspecs
+    string join \n color= h/help V/version
+end
+
+function __fish_kssa_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kssa_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kssa_using_subcommand
+    set -l cmd (__fish_kssa_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kssa -n "__fish_kssa_needs_command" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_needs_command" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_needs_command" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "apply" -d 'Apply manifests to live-object snapshots and print the results with managedFields'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "diff" -d 'Show what applying manifests would change, as a diff per object'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "conflicts" -d 'Explain the conflicts an apply would hit and how to resolve them'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "managers" -d 'Show who owns what in live objects'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "strip-managed" -d 'Remove managedFields (and optionally server-set fields) from objects'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "migrate-csa" -d 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "update" -d 'Record a non-apply write (PUT or PATCH) by a field manager'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "replay" -d 'Run scenario files of applies and updates, checking expectations'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s o -l output -d 'Output format' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-managed-fields -d 'Keep metadata.managedFields in the printed objects' -r -f -a "true\t''
+false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
+json\t'A machine-readable change set'
+github\t'GitHub Actions workflow annotations'"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-managed-fields -d 'Include metadata.managedFields in the diff'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-secrets -d 'Show Secret values instead of masking them'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand update" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand update" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand completions" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand man" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand man" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand man" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "apply" -d 'Apply manifests to live-object snapshots and print the results with managedFields'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "diff" -d 'Show what applying manifests would change, as a diff per object'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "conflicts" -d 'Explain the conflicts an apply would hit and how to resolve them'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "managers" -d 'Show who owns what in live objects'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "strip-managed" -d 'Remove managedFields (and optionally server-set fields) from objects'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "migrate-csa" -d 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "update" -d 'Record a non-apply write (PUT or PATCH) by a field manager'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "replay" -d 'Run scenario files of applies and updates, checking expectations'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,4 @@
+//! The CLI test binary: one module per area, compiled together to keep build time down.
+
+mod generated;
+mod golden;
