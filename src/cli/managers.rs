@@ -229,6 +229,25 @@ pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
     Ok(registry)
 }
 
+/// The text of every source of the given paths (stdin when there are none), unvalidated.
+pub(super) fn read_texts(
+    paths: &[PathBuf],
+    recursive: bool,
+) -> anyhow::Result<Vec<(Source, String)>> {
+    let stdin = [PathBuf::from("-")];
+    let paths = if paths.is_empty() { &stdin[..] } else { paths };
+    let (sources, errors) = expand_paths(paths, recursive);
+    if let Some(e) = errors.into_iter().next() {
+        return Err(e.into());
+    }
+    let mut out = Vec::new();
+    for source in sources {
+        let text = read_source(&source, &mut std::io::stdin().lock())?;
+        out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
+    }
+    Ok(out)
+}
+
 /// Every object of the given paths (stdin when there are none), with each source's text.
 pub(super) fn read_objects(
     paths: &[PathBuf],
