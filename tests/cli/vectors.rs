@@ -135,6 +135,14 @@ const REFUSED: &str = "not supported for";
 /// Vectors whose CLI outcome differs from the patch library's by design, and why.
 const BY_DESIGN: &[(&str, &str)] = &[
     (
+        "smp-node-volumesInUse-replaced",
+        "status through the main resource is reset, as the API server does",
+    ),
+    (
+        "smp-pod-containerStatuses-replaced",
+        "status through the main resource is reset, as the API server does",
+    ),
+    (
         "merge-into-null-value",
         "the original is not an object, so it is no live snapshot",
     ),
