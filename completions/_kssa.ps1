@@ -110,7 +110,23 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             break
         }
         'kssa;managers' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifests to apply to the live objects first: show the predicted result''s managers')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifests to apply to the live objects first: show the predicted result''s managers')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'More live objects (same as the positional arguments)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced manifests that name none')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced manifests that name none')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
+            [CompletionResult]::new('--manager', '--manager', [CompletionResultType]::ParameterName, 'Only this manager (for --extract and --fields)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'Take conflicting fields over from their other managers')
+            [CompletionResult]::new('--blame', '--blame', [CompletionResultType]::ParameterName, 'Print the object as YAML with each line''s owners')
+            [CompletionResult]::new('--extract', '--extract', [CompletionResultType]::ParameterName, 'The fields --manager owns, as an applyable manifest (client-go''s Extract)')
+            [CompletionResult]::new('--fields', '--fields', [CompletionResultType]::ParameterName, 'The owned field paths, one per line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -118,7 +134,13 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             break
         }
         'kssa;strip-managed' {
+            [CompletionResult]::new('--manager', '--manager', [CompletionResultType]::ParameterName, 'Remove only this manager''s entries. Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Rewrite the files (atomically) instead of printing')
+            [CompletionResult]::new('--server-fields', '--server-fields', [CompletionResultType]::ParameterName, 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Match --manager names as prefixes')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -126,23 +148,48 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             break
         }
         'kssa;migrate-csa' {
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'More live snapshots (same as the positional arguments)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Update managers to migrate. Repeatable; `--from=` migrates none. Default: kubectl-client-side-apply and every Update manager owning the last-applied annotation')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The Apply manager taking the fields over')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Migrate the entries of this subresource (default: the main resource)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifests the next server-side apply sends: show its diff after the migration')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifests the next server-side apply sends: show its diff after the migration')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded by the apply after migration (RFC 3339)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output: the report, or the migrated objects')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output: the report, or the migrated objects')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Update the snapshot files in place (atomically)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kssa;update' {
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'The live snapshot holding the object (file, or `-` for stdin)')
+            [CompletionResult]::new('--object', '--object', [CompletionResultType]::ParameterName, 'The full new object (a PUT)')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'A patch to the live object (a PATCH), JSON or YAML')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'The patch type')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the update is recorded under')
+            [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Write to this subresource (e.g. `status`, `scale`)')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kssa;replay' {
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON report per run instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

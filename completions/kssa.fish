@@ -95,29 +95,74 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l schema -d 'CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d 'Namespace for namespaced manifests that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l manager -d 'Only this manager (for --extract and --fields)' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l force-conflicts -d 'Take conflicting fields over from their other managers'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l blame -d 'Print the object as YAML with each line\'s owners'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l extract -d 'The fields --manager owns, as an applyable manifest (client-go\'s Extract)'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l fields -d 'The owned field paths, one per line'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l manager -d 'Remove only this manager\'s entries. Repeatable' -r
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l in-place -d 'Rewrite the files (atomically) instead of printing'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l prefix -d 'Match --manager names as prefixes'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l live -d 'More live snapshots (same as the positional arguments)' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l from -d 'Update managers to migrate. Repeatable; `--from=` migrates none. Default: kubectl-client-side-apply and every Update manager owning the last-applied annotation' -r
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l to -d 'The Apply manager taking the fields over' -r
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l subresource -d 'Migrate the entries of this subresource (default: the main resource)' -r
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s f -l filename -d 'Manifests the next server-side apply sends: show its diff after the migration' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l schema -d 'CRD, OpenAPI or SMD schema YAML. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l now -d 'Time recorded by the apply after migration (RFC 3339)' -r
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s o -l output -d 'Output: the report, or the migrated objects' -r -f -a "report\t'What the migration changes'
+yaml\t'The migrated objects as YAML'
+json\t'The migrated objects as JSON'"
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l write -d 'Update the snapshot files in place (atomically)'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l live -d 'The live snapshot holding the object (file, or `-` for stdin)' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l object -d 'The full new object (a PUT)' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l patch -d 'A patch to the live object (a PATCH), JSON or YAML' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l type -d 'The patch type' -r -f -a "strategic\t'Strategic merge patch (built-in kinds only)'
+merge\t'JSON merge patch (RFC 7386)'
+json\t'JSON patch (RFC 6902)'"
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l field-manager -d 'Name of the field manager the update is recorded under' -r
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l subresource -d 'Write to this subresource (e.g. `status`, `scale`)' -r
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l schema -d 'CRD, OpenAPI or SMD schema YAML. Repeatable' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand update" -s o -l output -d 'Output format' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand update" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kssa -n "__fish_kssa_using_subcommand update" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -l schema -d 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -l json -d 'Print one JSON report per run instead of text'
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand completions" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''

@@ -8,6 +8,7 @@
 //! server's rules, [`io`] loads and matches objects, [`render`] turns results into diffs and
 //! reports, and [`replay`] runs scenario files.
 
+pub mod csa;
 pub mod fieldpath;
 pub mod io;
 pub mod kube;

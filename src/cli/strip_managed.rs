@@ -1,10 +1,100 @@
-//! `kssa strip-managed`.
+//! `kssa strip-managed`: removes managedFields (all, or some managers' entries) and optionally
+//! server-set fields from objects in files or stdin, printing them or rewriting files in place.
 
+use super::managers::read_texts;
 use super::Status;
+use anyhow::Context as _;
+use kssa::io::{rewrite_documents, write_atomic, Source};
+use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions};
+use kssa::value::{to_json_string_pretty, Value};
+use kssa::yaml::{parse_stream, to_yaml_string};
+use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Files or directories; `-` or nothing reads stdin.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read directories recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+    /// Rewrite the files (atomically) instead of printing.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Also drop what the server fills in: resourceVersion, uid, creationTimestamp,
+    /// generation, selfLink, status and the last-applied annotation.
+    #[arg(long)]
+    pub server_fields: bool,
+    /// Remove only this manager's entries. Repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub manager: Vec<String>,
+    /// Match --manager names as prefixes.
+    #[arg(long, requires = "manager")]
+    pub prefix: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Status> {
-    anyhow::bail!("kssa strip-managed is not available yet")
+const RESET_NOTE: &str =
+    "no managedFields entries remain, so they are written as `managedFields: [{}]`: \
+the API server's reset form, which makes it drop every entry and stop tracking ownership \
+until the next write (a plain `managedFields: []` would be ignored)";
+
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let options = StripOptions {
+        managers: match (args.manager.is_empty(), args.prefix) {
+            (true, _) => ManagerSelection::All,
+            (false, false) => ManagerSelection::Named(args.manager.clone()),
+            (false, true) => ManagerSelection::Prefixed(args.manager.clone()),
+        },
+        server_fields: args.server_fields,
+    };
+    let mut out = String::new();
+    for (source, text) in read_texts(&args.paths, args.recursive)? {
+        let docs = parse_stream(text.as_bytes()).with_context(|| source.to_string())?;
+        let json = text.trim_start().starts_with('{');
+        let mut replacements = Vec::new();
+        let mut rendered = Vec::new();
+        for mut doc in docs {
+            let outcome = strip_document(&mut doc.value, &options);
+            if outcome.reset > 0 {
+                eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);
+            }
+            let body = render(&doc.value, json);
+            if outcome.changed {
+                replacements.push((doc.index, body.clone()));
+            }
+            rendered.push(body);
+        }
+        match (&source, args.in_place) {
+            (Source::File(path), true) => {
+                if replacements.is_empty() {
+                    continue;
+                }
+                let new = rewrite_documents(&text, &replacements)
+                    .unwrap_or_else(|| join(&rendered, json));
+                write_atomic(path, new.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
+            (Source::Stdin, true) => anyhow::bail!("--in-place needs files, not stdin"),
+            _ => {
+                if !out.is_empty() && !rendered.is_empty() {
+                    out.push_str("---\n");
+                }
+                out.push_str(&join(&rendered, json));
+            }
+        }
+    }
+    print!("{out}");
+    Ok(Status::Clean)
+}
+
+fn render(v: &Value, json: bool) -> String {
+    if json {
+        to_json_string_pretty(v) + "\n"
+    } else {
+        to_yaml_string(v)
+    }
+}
+
+fn join(docs: &[String], json: bool) -> String {
+    docs.join(if json { "" } else { "---\n" })
 }

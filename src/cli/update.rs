@@ -1,10 +1,157 @@
-//! `kssa update`.
+//! `kssa update`: records a non-apply write (an `Update`, as a controller, `kubectl edit`,
+//! `patch` or `scale` makes it) by a field manager: a full object (PUT) or a patch.
 
+use super::apply::Output;
+use super::inputs::resolve_now;
+use super::managers::{read_objects, registry, text, title};
 use super::Status;
+use anyhow::Context as _;
+use kssa::kube::ObjectRef;
+use kssa::managed::{write, Operation, WriteRequest};
+use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
+use kssa::render::{render_objects, OutputFormat};
+use kssa::value::Value;
+use kssa::yaml::parse_document;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatchKind {
+    /// Strategic merge patch (built-in kinds only).
+    Strategic,
+    /// JSON merge patch (RFC 7386).
+    Merge,
+    /// JSON patch (RFC 6902).
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The live snapshot holding the object (file, or `-` for stdin).
+    #[arg(long, value_name = "PATH")]
+    pub live: Vec<PathBuf>,
+    /// The full new object (a PUT).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "patch",
+        required_unless_present = "patch"
+    )]
+    pub object: Option<PathBuf>,
+    /// A patch to the live object (a PATCH), JSON or YAML.
+    #[arg(long, value_name = "FILE", requires = "live")]
+    pub patch: Option<PathBuf>,
+    /// The patch type.
+    #[arg(long = "type", value_enum, default_value = "strategic")]
+    pub patch_type: PatchKind,
+    /// Name of the field manager the update is recorded under.
+    #[arg(long, value_name = "NAME", default_value = "kubectl-edit")]
+    pub field_manager: String,
+    /// Write to this subresource (e.g. `status`, `scale`).
+    #[arg(long, value_name = "NAME", default_value = "")]
+    pub subresource: String,
+    /// CRD, OpenAPI or SMD schema YAML. Repeatable.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub schema: Vec<PathBuf>,
+    /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value = "yaml")]
+    pub output: Output,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Status> {
-    anyhow::bail!("kssa update is not available yet")
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let now = resolve_now(args.now.as_deref())?;
+    let registry = registry(&args.schema)?;
+    let live: Vec<Value> = if args.live.is_empty() {
+        Vec::new()
+    } else {
+        read_objects(&args.live, false)?
+            .into_iter()
+            .flat_map(|(_, _, o)| o.into_iter().map(|o| o.value))
+            .collect()
+    };
+    let (stored, new) = match (&args.object, &args.patch) {
+        (Some(path), _) => {
+            let new = read_one(path)?;
+            let me = ObjectRef::from_value(&new).with_context(|| path.display().to_string())?;
+            let stored = live
+                .iter()
+                .find(|l| ObjectRef::from_value(l).is_ok_and(|r| r.same_object(&me)));
+            (stored, new)
+        }
+        (None, Some(path)) => {
+            anyhow::ensure!(
+                live.len() == 1,
+                "--patch needs exactly one live object, got {}",
+                live.len()
+            );
+            let stored = &live[0];
+            let patch = read_one(path)?;
+            let new = apply_patch(stored, &patch, args.patch_type, &registry)
+                .with_context(|| format!("{}: cannot apply the patch", title(stored)))?;
+            (Some(stored), new)
+        }
+        (None, None) => anyhow::bail!("give --object or --patch"),
+    };
+    let kind = registry.resolve(text(&new, &["apiVersion"]), text(&new, &["kind"]))?;
+    let req = WriteRequest {
+        operation: Operation::Update,
+        manager: &args.field_manager,
+        force: false,
+        subresource: &args.subresource,
+        now: &now,
+        reset_fields: true,
+    };
+    let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
+    let format = match args.output {
+        Output::Yaml => OutputFormat::Yaml,
+        Output::Json => OutputFormat::Json,
+        Output::Name => OutputFormat::Name,
+    };
+    print!("{}", render_objects(&[&outcome.object], format));
+    Ok(Status::Clean)
+}
+
+fn read_one(path: &PathBuf) -> anyhow::Result<Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    parse_document(&text).with_context(|| path.display().to_string())
+}
+
+/// The patched object, as the API server's patch handler computes it.
+fn apply_patch(
+    stored: &Value,
+    patch: &Value,
+    kind: PatchKind,
+    registry: &kssa::kube::SchemaRegistry,
+) -> anyhow::Result<Value> {
+    Ok(match kind {
+        PatchKind::Merge => merge_patch(stored, patch)?,
+        PatchKind::Json => json_patch(stored, patch)?,
+        PatchKind::Strategic => {
+            let resolved =
+                registry.resolve(text(stored, &["apiVersion"]), text(stored, &["kind"]))?;
+            let builtin =
+                resolved.info.is_some() && !resolved.deduced && is_builtin(&resolved.gvk.group);
+            anyhow::ensure!(
+                builtin,
+                "strategic merge patch is not supported for {} {} (the API server answers 415 \
+                 Unsupported Media Type for custom resources); use --type merge or --type json",
+                text(stored, &["apiVersion"]),
+                text(stored, &["kind"])
+            );
+            strategic_merge_patch(
+                stored,
+                patch,
+                &SchemaPatchMeta::new(&resolved.schema, &resolved.type_ref),
+            )?
+        }
+    })
+}
+
+/// Whether a group is served by the built-in API (custom resources are not).
+fn is_builtin(group: &str) -> bool {
+    let g = &kssa::schema::builtin::builtin();
+    g.kinds().iter().any(|k| k.group == group)
 }

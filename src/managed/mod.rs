@@ -7,11 +7,15 @@
 //! ```
 //! `live` is the stored object (`None`: the write creates it). See [`server`] for the rules.
 
+pub mod age;
+pub mod blame;
 mod entry;
 pub mod last_applied;
 mod manager;
+pub mod ownership;
 pub mod reset;
 pub mod server;
+pub mod strip;
 mod time;
 
 pub use entry::{

@@ -2,3 +2,4 @@
 
 mod generated;
 mod golden;
+mod vectors;
