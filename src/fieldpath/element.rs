@@ -8,7 +8,7 @@ use std::fmt;
 pub type KeyFields = Vec<(String, Value)>;
 
 /// One step into a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PathElement {
     /// A map field: `.name`.
     Field(String),

@@ -73,7 +73,7 @@ pub struct MapType {
     pub unions: Vec<Union>,
     pub element_type: TypeRef,
     pub element_relationship: ElementRelationship,
-    field_index: HashMap<String, usize>,
+    field_index: rustc_hash::FxHashMap<String, usize>,
 }
 
 impl MapType {

@@ -7,7 +7,7 @@ use super::validate::validate_scalar;
 use super::*;
 use crate::schema::{MapType, Scalar};
 use crate::value::Map;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) fn merge(
     schema: &Schema,
@@ -40,19 +40,14 @@ pub(crate) fn walk_compare(
         .map(|_| w.compare.take().unwrap_or_default())
 }
 
-fn lookup<'v>(
-    index: &HashMap<String, Option<usize>>,
-    items: &'v [Value],
-    pe: &PathElement,
-) -> Option<&'v Value> {
-    index
-        .get(&crate::fieldpath::element_key(pe))
-        .copied()
-        .flatten()
-        .map(|i| &items[i])
+/// Where each list item first appears; `None` for an item that repeats.
+type Positions<'p> = FxHashMap<&'p PathElement, Option<usize>>;
+
+fn lookup<'v>(index: &Positions<'_>, items: &'v [Value], pe: &PathElement) -> Option<&'v Value> {
+    index.get(pe).copied().flatten().map(|i| &items[i])
 }
 
-type Indexed<'v> = (&'v HashMap<String, Option<usize>>, &'v [Value]);
+type Indexed<'v, 'p> = (&'v Positions<'p>, &'v [Value]);
 
 struct Walker<'s> {
     schema: &'s Schema,
@@ -189,6 +184,9 @@ impl<'s> Walker<'s> {
         self.path.push(pe);
         let (out, errs) = self.node(tr, lhs, rhs);
         let pe = self.path.pop().expect("pushed above");
+        if errs.is_empty() {
+            return (out, errs);
+        }
         (out, errs.with_prefix(&pe.to_string()))
     }
 
@@ -234,23 +232,24 @@ impl<'s> Walker<'s> {
 
     fn list_items(&mut self, list: &ListType, lhs: &[Value], rhs: &[Value]) -> Out {
         let mut errs = ValidationErrors::default();
+        let r_pes = self.index_items(list, rhs, &mut errs);
+        let l_pes = self.index_items(list, lhs, &mut errs);
         // Comparing tolerates repeated items on both sides; merging only on the live side.
-        let (r_pes, r_index) = self.index_items(list, rhs, self.compare.is_some(), &mut errs);
-        let (l_pes, l_index) = self.index_items(list, lhs, true, &mut errs);
+        let r_index = positions(&r_pes, self.compare.is_some(), &mut errs);
+        let l_index = positions(&l_pes, true, &mut errs);
         if !errs.is_empty() {
             return (None, errs);
         }
-        let key = crate::fieldpath::element_key;
-        let mut shared = r_pes.iter().filter(|pe| l_index.contains_key(&key(pe)));
+        let mut shared = r_pes.iter().filter(|pe| l_index.contains_key(pe));
         let mut next_shared = shared.next();
-        let mut merged_rhs: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut merged_rhs: FxHashSet<&PathElement> = FxHashSet::default();
         let mut out = Vec::with_capacity(lhs.len().max(rhs.len()));
         let (mut li, mut ri) = (0, 0);
         while li < l_pes.len() || ri < r_pes.len() {
             if li < l_pes.len() && ri < r_pes.len() {
                 let pe = &l_pes[li];
                 if *pe == r_pes[ri] {
-                    merged_rhs.insert(key(pe));
+                    merged_rhs.insert(pe);
                     let o = self.list_item(list, pe, (&l_index, lhs), (&r_index, rhs));
                     out.extend(o);
                     li += 1;
@@ -258,28 +257,27 @@ impl<'s> Walker<'s> {
                     next_shared = shared.next();
                     continue;
                 }
-                if r_index.contains_key(&key(pe)) && next_shared.is_some_and(|n| n != pe) {
+                if r_index.contains_key(pe) && next_shared.is_some_and(|n| n != pe) {
                     li += 1;
                     continue;
                 }
             }
             if li < l_pes.len() {
                 let pe = &l_pes[li];
-                let k = key(pe);
-                if !r_index.contains_key(&k) {
+                if !r_index.contains_key(pe) {
                     let (o, _dropped) =
                         self.child(pe.clone(), &list.element_type, Some(&lhs[li]), None);
                     out.extend(o);
                     li += 1;
                     continue;
-                } else if merged_rhs.contains(&k) {
+                } else if merged_rhs.contains(pe) {
                     li += 1;
                     continue;
                 }
             }
             if ri < r_pes.len() {
                 let pe = &r_pes[ri];
-                merged_rhs.insert(key(pe));
+                merged_rhs.insert(pe);
                 let o = self.list_item(list, pe, (&l_index, lhs), (&r_index, rhs));
                 out.extend(o);
                 ri += 1;
@@ -303,11 +301,10 @@ impl<'s> Walker<'s> {
         &mut self,
         list: &ListType,
         pe: &PathElement,
-        lhs: Indexed<'_>,
-        rhs: Indexed<'_>,
+        lhs: Indexed<'_, '_>,
+        rhs: Indexed<'_, '_>,
     ) -> Option<Value> {
-        let k = crate::fieldpath::element_key(pe);
-        let repeated = |(index, _): Indexed<'_>| matches!(index.get(&k), Some(None));
+        let repeated = |(index, _): Indexed<'_, '_>| matches!(index.get(pe), Some(None));
         if self.compare.is_some() && (repeated(lhs) || repeated(rhs)) {
             self.compare_repeated_item(list, pe, lhs, rhs, repeated(lhs), repeated(rhs));
             return None;
@@ -328,12 +325,12 @@ impl<'s> Walker<'s> {
         &mut self,
         list: &ListType,
         pe: &PathElement,
-        lhs: Indexed<'_>,
-        rhs: Indexed<'_>,
+        lhs: Indexed<'_, '_>,
+        rhs: Indexed<'_, '_>,
         lhs_repeated: bool,
         rhs_repeated: bool,
     ) {
-        let occurrences = |(_, items): Indexed<'_>| -> Vec<Value> {
+        let occurrences = |(_, items): Indexed<'_, '_>| -> Vec<Value> {
             items
                 .iter()
                 .filter(|item| list_item_element(self.schema, list, item).is_ok_and(|p| p == *pe))
@@ -361,7 +358,9 @@ impl<'s> Walker<'s> {
             return;
         };
         let prefix = self.path.clone();
-        let Some(c) = self.compare.as_mut() else { return };
+        let Some(c) = self.compare.as_mut() else {
+            return;
+        };
         let target = if added { &mut c.added } else { &mut c.removed };
         below.iterate(|p| {
             let mut full = prefix.clone();
@@ -370,46 +369,47 @@ impl<'s> Walker<'s> {
         });
     }
 
-    /// Path elements of a list's items in order, and where each first appears. A repeated item
-    /// (tolerated only on the live side) maps to `None`: it is never merged with the new value.
+    /// Path elements of a list's items, in order.
     fn index_items(
         &self,
         list: &ListType,
         items: &[Value],
-        allow_duplicates: bool,
         errs: &mut ValidationErrors,
-    ) -> (Vec<PathElement>, HashMap<String, Option<usize>>) {
+    ) -> Vec<PathElement> {
         let mut pes = Vec::with_capacity(items.len());
-        let mut index: HashMap<String, Option<usize>> = HashMap::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let pe = match list_item_element(self.schema, list, item) {
-                Ok(pe) => pe,
-                Err(msg) => {
-                    errs.0.push(ValidationError {
-                        path: String::new(),
-                        message: format!("element {i}: {msg}"),
-                    });
-                    continue;
-                }
-            };
-            let k = crate::fieldpath::element_key(&pe);
-            match index.get(&k) {
-                Some(_) if !allow_duplicates => {
-                    errs.0.push(ValidationError {
-                        path: String::new(),
-                        message: format!("duplicate entries for key {pe}"),
-                    });
-                    continue;
-                }
-                Some(_) => {
-                    index.insert(k, None);
-                }
-                None => {
-                    index.insert(k, Some(i));
-                }
+            match list_item_element(self.schema, list, item) {
+                Ok(pe) => pes.push(pe),
+                Err(msg) => errs.0.push(ValidationError {
+                    path: String::new(),
+                    message: format!("element {i}: {msg}"),
+                }),
             }
-            pes.push(pe);
         }
-        (pes, index)
+        pes
     }
+}
+
+/// Where each item first appears. A repeated item (tolerated only where allowed) maps to
+/// `None`: it is never merged with the new value.
+fn positions<'p>(
+    pes: &'p [PathElement],
+    allow_duplicates: bool,
+    errs: &mut ValidationErrors,
+) -> Positions<'p> {
+    let mut index: Positions<'p> =
+        FxHashMap::with_capacity_and_hasher(pes.len(), Default::default());
+    for (i, pe) in pes.iter().enumerate() {
+        match index.get_mut(pe) {
+            Some(_) if !allow_duplicates => errs.0.push(ValidationError {
+                path: String::new(),
+                message: format!("duplicate entries for key {pe}"),
+            }),
+            Some(slot) => *slot = None,
+            None => {
+                index.insert(pe, Some(i));
+            }
+        }
+    }
+    index
 }

@@ -181,13 +181,64 @@ impl PartialEq for Value {
             (Bool(a), Bool(b)) => a == b,
             (Null, Null) => true,
             (List(a), List(b)) => a == b,
-            (Map(a), Map(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
+            (Map(a), Map(b)) => {
+                // Maps usually share their key order: compare by position, look up otherwise.
+                a.len() == b.len()
+                    && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| {
+                        if ka == kb {
+                            va == vb
+                        } else {
+                            b.get(ka) == Some(va)
+                        }
+                    })
+            }
             _ => false,
         }
     }
 }
 
 impl Eq for Value {}
+
+/// Hashing agrees with the numeric equality above: numbers hash by their f64 value, and maps
+/// hash independently of entry order.
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let number = |f: f64| if f == 0.0 { 0u64 } else { f.to_bits() };
+        match self {
+            Value::Null => state.write_u8(0),
+            Value::Bool(b) => {
+                state.write_u8(1);
+                b.hash(state);
+            }
+            Value::Int(i) => {
+                state.write_u8(2);
+                state.write_u64(number(*i as f64));
+            }
+            Value::Float(f) => {
+                state.write_u8(2);
+                state.write_u64(number(*f));
+            }
+            Value::String(s) => {
+                state.write_u8(3);
+                s.hash(state);
+            }
+            Value::List(items) => {
+                state.write_u8(4);
+                items.hash(state);
+            }
+            Value::Map(m) => {
+                use std::hash::BuildHasher;
+                state.write_u8(5);
+                let build = rustc_hash::FxBuildHasher;
+                let sum = m
+                    .iter()
+                    .fold(0u64, |acc, entry| acc.wrapping_add(build.hash_one(entry)));
+                state.write_usize(m.len());
+                state.write_u64(sum);
+            }
+        }
+    }
+}
 
 impl From<&str> for Value {
     fn from(s: &str) -> Self {
