@@ -119,7 +119,7 @@ pub fn owned_set(entries: &[&ManagedFieldsEntry]) -> Set {
 /// The fields of `set` from `object`, list keys included, with apiVersion, kind, name and
 /// namespace kept: what client-go's `Extract<Kind>` returns, ready to be applied.
 pub fn extract(object: &Value, typed: &Typed<'_>, set: &Set) -> Value {
-    let mut out = match typed.extract_items_with_keys(object, set) {
+    let mut out = match typed.extract_items_with_keys(object, &set.leaves()) {
         Value::Map(m) => m,
         _ => Map::new(),
     };
