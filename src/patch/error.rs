@@ -3,7 +3,7 @@
 
 use crate::value::Value;
 
-use super::gofmt::{go_map, go_type, go_value};
+use super::gofmt::{go_map, go_value};
 
 /// The three patch content types the API server accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub enum StrategicError {
         map: Box<crate::value::Map>,
         key: String,
     },
-    #[error("expected a {expected}, but received a {}", go_type(.actual))]
+    #[error("expected a {expected}, but received a {}", .actual.go_type_name())]
     BadArgType {
         expected: &'static str,
         actual: Box<Value>,

@@ -3,19 +3,6 @@
 
 use crate::value::{Map, Value};
 
-/// The `reflect.TypeOf` name Go gives a decoded JSON value.
-pub(crate) fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
-    }
-}
-
 /// `fmt.Sprintf("%v", v)` for a decoded JSON value.
 pub(crate) fn go_value(v: &Value) -> String {
     let mut out = String::new();

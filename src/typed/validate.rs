@@ -47,18 +47,6 @@ pub(crate) fn go_value(v: &Value) -> String {
     }
 }
 
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
-    }
-}
-
 pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationErrors {
     let ok = matches!(
         (t, v),
@@ -74,7 +62,7 @@ pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationE
     let message = match t {
         Scalar::Numeric => format!(
             "{prefix}expected numeric (int or float), got {}",
-            go_type(v)
+            v.go_type_name()
         ),
         Scalar::String => format!(
             "{prefix}expected string, got {}",

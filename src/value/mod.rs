@@ -99,6 +99,37 @@ impl Value {
         }
     }
 
+    /// The name Go's `reflect.TypeOf` gives the decoded JSON value, for messages that must
+    /// read like the reference's.
+    pub fn go_type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "<nil>",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int64",
+            Value::Float(_) => "float64",
+            Value::String(_) => "string",
+            Value::List(_) => "[]interface {}",
+            Value::Map(_) => "map[string]interface {}",
+        }
+    }
+
+    /// A copy with map keys sorted at every depth, as Go marshals maps.
+    pub fn with_sorted_keys(&self) -> Value {
+        match self {
+            Value::Map(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                Value::Map(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), m[k].with_sorted_keys()))
+                        .collect(),
+                )
+            }
+            Value::List(l) => Value::List(l.iter().map(Value::with_sorted_keys).collect()),
+            other => other.clone(),
+        }
+    }
+
     fn rank(&self) -> u8 {
         // The reference orders kinds: numbers, strings, bools, lists, maps, null.
         match self {

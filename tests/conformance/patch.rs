@@ -148,12 +148,12 @@ fn run(vector: &Value, kind: &str) -> Result<(), String> {
             if &got != want {
                 return Err(format!(
                     "result differs:\n got {}\nwant {}",
-                    to_json_string(&sorted(&got)),
-                    to_json_string(&sorted(want))
+                    to_json_string(&got.with_sorted_keys()),
+                    to_json_string(&want.with_sorted_keys())
                 ));
             }
             if let Some(text) = expect.get("resultText").and_then(Value::as_str) {
-                let ours = to_json_string(&sorted(&got));
+                let ours = to_json_string(&got.with_sorted_keys());
                 if ours != text {
                     return Err(format!("result text differs:\n got {ours}\nwant {text}"));
                 }
@@ -162,23 +162,6 @@ fn run(vector: &Value, kind: &str) -> Result<(), String> {
         }
         (Err(e), _, _) => Err(format!("unexpected error: {e}")),
         (Ok(got), _, _) => Err(format!("expected an error, got {}", to_json_string(&got))),
-    }
-}
-
-/// The value with map keys sorted at every depth, as Go marshals maps.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            Value::Map(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect::<Map>(),
-            )
-        }
-        Value::List(l) => Value::List(l.iter().map(sorted).collect()),
-        other => other.clone(),
     }
 }
 
