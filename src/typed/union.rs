@@ -24,7 +24,10 @@ pub enum Normalization {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnionProblem {
     /// Update: the discriminator changed and names another member than the one added.
-    DiscriminatorMismatch { discriminator: String, field: String },
+    DiscriminatorMismatch {
+        discriminator: String,
+        field: String,
+    },
     /// Update: the discriminator changed and several members were added.
     MultipleNewFields(Vec<String>),
     /// Update: several members are set and the discriminator did not change.
@@ -32,7 +35,10 @@ pub enum UnionProblem {
     /// Apply: the configuration sets several members.
     MultipleApplied(Vec<String>),
     /// Apply: the configuration's discriminator names another member than the one it sets.
-    AppliedDiscriminatorMismatch { discriminator: String, field: String },
+    AppliedDiscriminatorMismatch {
+        discriminator: String,
+        field: String,
+    },
 }
 
 impl fmt::Display for UnionProblem {
@@ -208,9 +214,7 @@ impl Walker<'_> {
         let mut index: HashMap<String, usize> = HashMap::new();
         for (i, item) in old.iter().enumerate() {
             if let Ok(pe) = element(i, item) {
-                index
-                    .entry(crate::fieldpath::element_key(&pe))
-                    .or_insert(i);
+                index.entry(crate::fieldpath::element_key(&pe)).or_insert(i);
             }
         }
         for (i, item) in new.iter_mut().enumerate() {
@@ -409,6 +413,9 @@ mod tests {
 
     #[test]
     fn empty_on_both_sides_is_null() {
-        assert_eq!(run("null", "{}", Normalization::Update).unwrap(), Value::Null);
+        assert_eq!(
+            run("null", "{}", Normalization::Update).unwrap(),
+            Value::Null
+        );
     }
 }

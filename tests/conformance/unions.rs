@@ -138,14 +138,9 @@ impl State<'_> {
             "apply" | "forceApply" => {
                 typed.validate(object, false).map_err(invalid)?;
                 let force = op == "forceApply";
-                let outcome = self.updater.apply(
-                    &self.live,
-                    object,
-                    "v1",
-                    &self.managers,
-                    manager,
-                    force,
-                )?;
+                let outcome =
+                    self.updater
+                        .apply(&self.live, object, "v1", &self.managers, manager, force)?;
                 if let ApplyOutcome::Changed { object, .. } = &outcome {
                     self.live = object.clone();
                 }
@@ -203,17 +198,16 @@ fn run_updater(vector: &Value, schema: &Schema, tr: &TypeRef) -> Result<(), Stri
         if !strict_eq(&state.live, want) {
             return Err(at(format!("object\n  got  {}\n  want {want}", state.live)));
         }
-        managed_matches(&state.managers, result.get("managed").unwrap_or(&Value::Null))
-            .map_err(|e| at(format!("managed fields\n{e}")))?;
+        managed_matches(
+            &state.managers,
+            result.get("managed").unwrap_or(&Value::Null),
+        )
+        .map_err(|e| at(format!("managed fields\n{e}")))?;
     }
     Ok(())
 }
 
-fn run_normalize(
-    vector: &Value,
-    typed: Typed<'_>,
-    mode: Normalization,
-) -> Result<(), String> {
+fn run_normalize(vector: &Value, typed: Typed<'_>, mode: Normalization) -> Result<(), String> {
     let old = vector.get("old").cloned().unwrap_or(Value::Null);
     let new = vector.get("new").cloned().unwrap_or(Value::Null);
     let expect = vector.get("expect").unwrap_or(&Value::Null);
