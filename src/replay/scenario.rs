@@ -207,3 +207,20 @@ fn parse_expect(e: &Value) -> Result<Expect, String> {
         object,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_unions_is_off_unless_asked() {
+        let off = Scenario::parse(r#"{"steps": []}"#, "s").unwrap();
+        assert!(!off.options.normalize_unions);
+        let on = Scenario::parse(
+            r#"{"options": {"normalizeUnions": true}, "steps": []}"#,
+            "s",
+        )
+        .unwrap();
+        assert!(on.options.normalize_unions);
+    }
+}

@@ -401,7 +401,7 @@ mod tests {
         );
         let err = run(
             r#"{"inner":{"type":"Alpha","beta":1}}"#,
-            r#"{}"#,
+            r#"{"inner":{"type":"Alpha","beta":1}}"#,
             Normalization::Apply,
         )
         .unwrap_err();
