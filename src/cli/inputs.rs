@@ -50,6 +50,10 @@ pub struct ApplyArgs {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+    /// Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see
+    /// docs/unions.md).
+    #[arg(long)]
+    pub normalize_unions: bool,
 }
 
 /// `--color`.

@@ -55,6 +55,10 @@ pub struct Args {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+    /// Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see
+    /// docs/unions.md).
+    #[arg(long)]
+    pub normalize_unions: bool,
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
@@ -102,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         subresource: &args.subresource,
         now: &now,
         reset_fields: true,
+        normalize_unions: args.normalize_unions,
     };
     let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
     let format = match args.output {

@@ -54,6 +54,8 @@ pub struct WriteRequest<'a> {
     pub now: &'a str,
     /// Apply the registry strategies' reset fields (the server always does).
     pub reset_fields: bool,
+    /// Normalize unions (KEP-1027) on this write; the server never does (docs/unions.md).
+    pub normalize_unions: bool,
 }
 
 /// What a successful write stored.
@@ -324,6 +326,7 @@ impl<'a> Context<'a> {
     fn updater(&self) -> Updater<'_> {
         let mut u = Updater::new(&self.kind.schema, &self.converter);
         u.deduced = self.kind.deduced;
+        u.normalize_unions = self.req.normalize_unions;
         if !self.reset.is_empty() {
             u.ignored
                 .insert(self.api_version.clone(), self.reset.clone());
@@ -373,26 +376,30 @@ impl<'a> Context<'a> {
             _ => Managed::decode(live).unwrap_or_default(),
         };
         let new = without_managed_fields(body);
-        let mut object = new.clone();
-        if !self.reset.is_empty() {
-            reset::restore(&mut object, live, &self.reset);
-        }
+        let restored = |mut object: Value| {
+            if !self.reset.is_empty() {
+                reset::restore(&mut object, live, &self.reset);
+            }
+            object
+        };
         if managed.fields.is_empty() && stored_has_uid {
-            return Ok(object);
+            return Ok(restored(new));
         }
-        let live = without_managed_fields(live);
-        self.record_update(
-            &live,
+        let stored = self.record_update(
+            &without_managed_fields(live),
             &new,
             &mut managed,
             &self.id(self.req.manager, Operation::Update),
             "new",
+            true,
         )?;
+        let mut object = restored(stored);
         set_managed_fields(&mut object, &managed);
         Ok(object)
     }
 
     /// The update part of the stack: the changed fields go to `id` (timed now), then the cap.
+    /// Returns the object to store (`new`, with unions normalized if asked).
     fn record_update(
         &self,
         live: &Value,
@@ -400,7 +407,8 @@ impl<'a> Context<'a> {
         managed: &mut Managed,
         id: &str,
         what: &str,
-    ) -> Result<(), WriteError> {
+        normalize: bool,
+    ) -> Result<Value, WriteError> {
         let typed = self.typed();
         typed.validate(new, true).map_err(|e| WriteError::Invalid {
             message: format!(
@@ -416,8 +424,9 @@ impl<'a> Context<'a> {
                     Self::name(live, self.kind)
                 ),
             })?;
-        let fields = self
-            .updater()
+        let mut updater = self.updater();
+        updater.normalize_unions &= normalize;
+        let updated = updater
             .update(
                 live,
                 new,
@@ -425,13 +434,19 @@ impl<'a> Context<'a> {
                 &managed.fields,
                 CURRENT_OPERATION,
             )
-            .map_err(|e| WriteError::Internal {
-                message: format!(
-                    "failed to update ManagedFields ({}): {e}",
-                    Self::name(new, self.kind)
-                ),
+            .map_err(|e| match e {
+                UpdateError::Unions(e) => WriteError::Invalid {
+                    message: format!("{} is invalid: {e}", Self::name(new, self.kind)),
+                },
+                e => WriteError::Internal {
+                    message: format!(
+                        "failed to update ManagedFields ({}): {e}",
+                        Self::name(new, self.kind)
+                    ),
+                },
             })?;
-        managed.fields = fields;
+        let stored = updated.object.into_owned();
+        managed.fields = updated.managers;
         strip_meta(managed, CURRENT_OPERATION);
         if let Some(vs) = managed.fields.remove(CURRENT_OPERATION) {
             let set = match managed.fields.get(id) {
@@ -445,7 +460,7 @@ impl<'a> Context<'a> {
             managed.times.insert(id.to_string(), Some(self.now));
         }
         managed.cap_update_managers();
-        Ok(())
+        Ok(stored)
     }
 
     // ---- apply ----
@@ -518,7 +533,8 @@ impl<'a> Context<'a> {
         if managed.fields.is_empty() {
             let empty = Value::Map(Map::new());
             let id = self.id(BEFORE_FIRST_APPLY_MANAGER, Operation::Update);
-            self.record_update(&empty, &live, &mut managed, &id, "new")
+            // Attributing the existing fields is not a write: never normalized.
+            self.record_update(&empty, &live, &mut managed, &id, "new", false)
                 .map_err(|e| WriteError::Internal {
                     message: format!("failed to create manager for existing fields: {e}"),
                 })?;
@@ -560,6 +576,12 @@ impl<'a> Context<'a> {
         ) {
             Ok(o) => o,
             Err(UpdateError::Conflicts(c)) => return Err(Failure::Conflicts(c, managed)),
+            Err(UpdateError::Unions(e)) => {
+                return Err(WriteError::Invalid {
+                    message: format!("{} is invalid: {e}", Self::name(config, self.kind)),
+                }
+                .into())
+            }
             Err(e) => {
                 return Err(WriteError::Internal {
                     message: e.to_string(),

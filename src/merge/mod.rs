@@ -7,4 +7,4 @@ mod updater;
 
 pub use conflict::{Conflict, Conflicts};
 pub use converter::{ConversionError, Converter, SingleVersion};
-pub use updater::{ApplyOutcome, UpdateError, Updater};
+pub use updater::{ApplyOutcome, UpdateError, Updated, Updater};

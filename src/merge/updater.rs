@@ -5,7 +5,8 @@ use super::converter::{ConversionError, Converter};
 use crate::fieldpath::{ManagedFields, Set, VersionedSet};
 use crate::schema::{Schema, TypeRef};
 use crate::typed::{
-    ensure_named_fields_are_members, reconcile_field_set_with_schema, Comparison, Typed,
+    ensure_named_fields_are_members, reconcile_field_set_with_schema, Comparison, Normalization,
+    Typed, UnionErrors,
 };
 use crate::value::Value;
 use std::borrow::Cow;
@@ -15,6 +16,9 @@ use std::collections::BTreeMap;
 pub enum UpdateError {
     #[error("{0}")]
     Conflicts(Conflicts),
+    /// Union normalization rejected the object (only with [`Updater::normalize_unions`]).
+    #[error("{0}")]
+    Unions(UnionErrors),
     #[error("{context}: {message}")]
     Failed {
         context: &'static str,
@@ -53,6 +57,13 @@ impl ApplyOutcome {
     }
 }
 
+/// What an update stores: the new object (normalized when unions are) and the owners.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Updated<'v> {
+    pub object: Cow<'v, Value>,
+    pub managers: ManagedFields,
+}
+
 /// Computes new objects and ownership for apply and update operations.
 pub struct Updater<'a> {
     pub schema: &'a Schema,
@@ -63,6 +74,9 @@ pub struct Updater<'a> {
     pub return_input_on_noop: bool,
     /// The schema is the deduced one: ownership is never reconciled with schema changes.
     pub deduced: bool,
+    /// Normalize unions (KEP-1027) as structured-merge-diff v4.3.0 did; the API server never
+    /// does, so this is off by default.
+    pub normalize_unions: bool,
 }
 
 /// A value and the API version it is expressed in.
@@ -79,6 +93,7 @@ impl<'a> Updater<'a> {
             ignored: BTreeMap::new(),
             return_input_on_noop: false,
             deduced: false,
+            normalize_unions: false,
         }
     }
 
@@ -102,17 +117,39 @@ impl<'a> Updater<'a> {
         self.ignored.get(version)
     }
 
-    /// Records a non-apply write of `new` (the whole new object) by `manager`.
-    pub fn update(
+    /// Normalizes the unions of `new` against `old` when enabled (else returns `new`).
+    fn normalize<'v>(
+        &self,
+        old: &Value,
+        new: &'v Value,
+        version: &str,
+        mode: Normalization,
+    ) -> Result<Cow<'v, Value>, UpdateError> {
+        if !self.normalize_unions {
+            return Ok(Cow::Borrowed(new));
+        }
+        let tr = self
+            .type_ref(version)
+            .map_err(|e| UpdateError::failed("failed to normalize unions", e))?;
+        Typed::new(self.schema, &tr)
+            .normalize_unions(old, new, mode)
+            .map(Cow::Owned)
+            .map_err(UpdateError::Unions)
+    }
+
+    /// Records a non-apply write of `new` (the whole new object) by `manager`. With unions
+    /// normalized, the object to store may differ from `new`.
+    pub fn update<'v>(
         &self,
         live: &Value,
-        new: &Value,
+        new: &'v Value,
         version: &str,
         managers: &ManagedFields,
         manager: &str,
-    ) -> Result<ManagedFields, UpdateError> {
+    ) -> Result<Updated<'v>, UpdateError> {
         let mut managers = self.reconcile_with_schema(live, version, managers)?;
-        let compare = self.update_owners(live, new, version, &mut managers, manager, true)?;
+        let new = self.normalize(live, new, version, Normalization::Update)?;
+        let compare = self.update_owners(live, &new, version, &mut managers, manager, true)?;
         let own = managers
             .remove(manager)
             .map(|vs| vs.set)
@@ -127,7 +164,10 @@ impl<'a> Updater<'a> {
         if !set.is_empty() {
             managers.insert(manager.to_string(), VersionedSet::new(set, version, false));
         }
-        Ok(managers)
+        Ok(Updated {
+            object: new,
+            managers,
+        })
     }
 
     /// Applies `config` (the manager's full intent) to `live`; both are at `version`.
@@ -145,9 +185,17 @@ impl<'a> Updater<'a> {
             .type_ref(version)
             .map_err(|e| UpdateError::failed("failed to merge config", e))?;
         let typed = Typed::new(self.schema, &tr);
+        // With unions, the configuration is first checked (and its discriminators deduced)
+        // on its own, then the merged object is normalized against it.
+        let config = self.normalize(config, config, version, Normalization::Apply)?;
+        let config = config.as_ref();
         let merged = typed
             .merge(live, config)
             .map_err(|e| UpdateError::failed("failed to merge config", e))?;
+        let merged = match self.normalize(config, &merged, version, Normalization::Apply)? {
+            Cow::Owned(normalized) => normalized,
+            Cow::Borrowed(_) => merged,
+        };
         let last = managers.get(manager).cloned();
         let mut set = typed
             .to_field_set(config)

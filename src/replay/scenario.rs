@@ -11,6 +11,8 @@ pub struct Options {
     /// Only `false` is supported: merged objects are stored as merged.
     pub defaulting: bool,
     pub reset_fields: bool,
+    /// Normalize unions (KEP-1027) on every step; off, as on a real API server.
+    pub normalize_unions: bool,
 }
 
 impl Default for Options {
@@ -18,6 +20,7 @@ impl Default for Options {
         Options {
             defaulting: false,
             reset_fields: true,
+            normalize_unions: false,
         }
     }
 }
@@ -99,6 +102,9 @@ impl Scenario {
             }
             if let Some(r) = flag("resetFields")? {
                 options.reset_fields = r;
+            }
+            if let Some(n) = flag("normalizeUnions")? {
+                options.normalize_unions = n;
             }
         }
         if options.defaulting {
@@ -200,4 +206,21 @@ fn parse_expect(e: &Value) -> Result<Expect, String> {
         conflicts,
         object,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_unions_is_off_unless_asked() {
+        let off = Scenario::parse(r#"{"steps": []}"#, "s").unwrap();
+        assert!(!off.options.normalize_unions);
+        let on = Scenario::parse(
+            r#"{"options": {"normalizeUnions": true}, "steps": []}"#,
+            "s",
+        )
+        .unwrap();
+        assert!(on.options.normalize_unions);
+    }
 }

@@ -7,6 +7,7 @@ mod merge;
 mod reconcile;
 mod remove;
 mod to_set;
+mod union;
 mod validate;
 
 use crate::fieldpath::{KeyFields, PathElement};
@@ -16,6 +17,7 @@ use std::fmt;
 
 pub use compare::Comparison;
 pub use reconcile::reconcile_field_set_with_schema;
+pub use union::{Normalization, UnionError, UnionErrors, UnionProblem};
 
 /// One problem found at a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +114,16 @@ impl<'a> Typed<'a> {
     /// What changed from `lhs` to `rhs`.
     pub fn compare(&self, lhs: &Value, rhs: &Value) -> Result<Comparison, ValidationErrors> {
         compare::compare(self.schema, self.type_ref, lhs, rhs)
+    }
+
+    /// `new` with its unions normalized against `old` (KEP-1027; see [`Normalization`]).
+    pub fn normalize_unions(
+        &self,
+        old: &Value,
+        new: &Value,
+        mode: Normalization,
+    ) -> Result<Value, UnionErrors> {
+        union::normalize(self.schema, self.type_ref, old, new, mode)
     }
 
     /// The value without the items in `set`.

@@ -4,4 +4,5 @@ mod migrate_csa;
 mod patch;
 mod smd;
 mod support;
+mod unions;
 mod yaml;

@@ -184,7 +184,8 @@ impl State {
         let live = self.live_at(version).map_err(fail)?;
         self.managers = self
             .updater()
-            .update(&live, &new, version, &self.managers, manager)?;
+            .update(&live, &new, version, &self.managers, manager)?
+            .managers;
         self.live = Some((new, version.to_string()));
         Ok(())
     }
