@@ -92,10 +92,11 @@ fn run(case: &Case, converter: &SingleVersion) {
                 ApplyOutcome::Unchanged { managers: m } => managers = m,
             }
         } else {
-            managers = updater
+            let updated = updater
                 .update(&live, object, version, &managers, manager)
                 .unwrap();
-            live = object.clone();
+            managers = updated.managers;
+            live = updated.object.into_owned();
         }
     }
     std::hint::black_box((live, managers));

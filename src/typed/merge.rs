@@ -5,6 +5,7 @@
 use super::compare::Comparison;
 use super::validate::validate_scalar;
 use super::*;
+use crate::fieldpath::Set;
 use crate::schema::{MapType, Scalar};
 use crate::value::Map;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -32,12 +33,100 @@ pub(crate) fn walk_compare(
 ) -> Result<Comparison, ValidationErrors> {
     let mut w = Walker {
         schema,
-        compare: Some(Comparison::default()),
+        compare: Some(Recorder::default()),
         path: Vec::new(),
     };
     let (_, errs) = w.node(tr, Some(lhs), Some(rhs));
     errs.into_result()
-        .map(|_| w.compare.take().unwrap_or_default())
+        .map(|_| w.compare.take().unwrap_or_default().finish())
+}
+
+/// Which set of a [`Comparison`] a path goes to.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    Added = 0,
+    Modified = 1,
+    Removed = 2,
+}
+
+/// The differences below one node of the walk, gathered bottom-up so that every set is built
+/// once from sorted parts instead of by inserting whole paths from the root.
+#[derive(Debug, Default)]
+struct Frame {
+    members: [Vec<PathElement>; 3],
+    children: [Vec<(PathElement, Set)>; 3],
+    /// Whole sets recorded below this node at once.
+    below: [Set; 3],
+}
+
+/// Records a comparison: one frame per node on the current path, the root's first.
+#[derive(Debug)]
+struct Recorder {
+    frames: Vec<Frame>,
+}
+
+impl Default for Recorder {
+    fn default() -> Self {
+        Recorder {
+            frames: vec![Frame::default()],
+        }
+    }
+}
+
+impl Recorder {
+    /// Records the node at `path` itself.
+    fn record(&mut self, change: Change, path: &[PathElement]) {
+        let (Some(last), Some(parent)) = (path.last(), self.frames.len().checked_sub(2)) else {
+            return;
+        };
+        self.frames[parent].members[change as usize].push(last.clone());
+    }
+
+    fn enter(&mut self) {
+        self.frames.push(Frame::default());
+    }
+
+    fn leave(&mut self, pe: &PathElement) {
+        let frame = self.frames.pop().expect("entered before");
+        let parent = self.frames.last_mut().expect("the root frame stays");
+        for (k, set) in frame.into_sets().into_iter().enumerate() {
+            if !set.is_empty() {
+                parent.children[k].push((pe.clone(), set));
+            }
+        }
+    }
+
+    fn finish(mut self) -> Comparison {
+        let [added, modified, removed] = self.frames.swap_remove(0).into_sets();
+        Comparison {
+            added,
+            modified,
+            removed,
+        }
+    }
+}
+
+impl Frame {
+    fn into_sets(self) -> [Set; 3] {
+        let Frame {
+            members,
+            children,
+            below,
+        } = self;
+        let mut sets = members
+            .into_iter()
+            .zip(children)
+            .map(|(m, c)| Set::from_parts(m, c));
+        let mut next = |k: usize| {
+            let set = sets.next().unwrap_or_default();
+            if below[k].is_empty() {
+                set
+            } else {
+                set.union(&below[k])
+            }
+        };
+        [next(0), next(1), next(2)]
+    }
 }
 
 /// Where each list item first appears; `None` for an item that repeats.
@@ -52,7 +141,7 @@ type Indexed<'v, 'p> = (&'v Positions<'p>, &'v [Value]);
 struct Walker<'s> {
     schema: &'s Schema,
     /// Set when comparing; merging builds the output instead.
-    compare: Option<Comparison>,
+    compare: Option<Recorder>,
     path: Vec<PathElement>,
 }
 
@@ -89,9 +178,9 @@ impl<'s> Walker<'s> {
         if !in_leaf {
             if let Some(c) = &mut self.compare {
                 if lhs.is_none() {
-                    c.added.insert_elements(&self.path);
+                    c.record(Change::Added, &self.path);
                 } else if rhs.is_none() {
-                    c.removed.insert_elements(&self.path);
+                    c.record(Change::Removed, &self.path);
                 }
             }
         }
@@ -164,9 +253,9 @@ impl<'s> Walker<'s> {
             None => rhs.or(lhs).cloned(),
             Some(c) => {
                 match (lhs, rhs) {
-                    (None, _) => c.added.insert_elements(&self.path),
-                    (_, None) => c.removed.insert_elements(&self.path),
-                    (Some(l), Some(r)) if l != r => c.modified.insert_elements(&self.path),
+                    (None, _) => c.record(Change::Added, &self.path),
+                    (_, None) => c.record(Change::Removed, &self.path),
+                    (Some(l), Some(r)) if l != r => c.record(Change::Modified, &self.path),
                     _ => {}
                 }
                 None
@@ -181,9 +270,9 @@ impl<'s> Walker<'s> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
     ) -> Out {
-        self.path.push(pe);
+        self.enter(pe);
         let (out, errs) = self.node(tr, lhs, rhs);
-        let pe = self.path.pop().expect("pushed above");
+        let pe = self.leave();
         if errs.is_empty() {
             return (out, errs);
         }
@@ -338,7 +427,7 @@ impl<'s> Walker<'s> {
                 .collect()
         };
         let (l, r) = (occurrences(lhs), occurrences(rhs));
-        self.path.push(pe.clone());
+        self.enter(pe.clone());
         if let (Some(single), false) = (l.first(), lhs_repeated) {
             self.record_fields_below(list, single, false);
         }
@@ -349,7 +438,22 @@ impl<'s> Walker<'s> {
         let r = (!r.is_empty()).then_some(Value::List(r));
         let mut in_leaf = false;
         self.leaf(l.as_ref(), r.as_ref(), &mut in_leaf);
-        self.path.pop();
+        self.leave();
+    }
+
+    fn enter(&mut self, pe: PathElement) {
+        self.path.push(pe);
+        if let Some(c) = &mut self.compare {
+            c.enter();
+        }
+    }
+
+    fn leave(&mut self) -> PathElement {
+        let pe = self.path.pop().expect("entered before");
+        if let Some(c) = &mut self.compare {
+            c.leave(&pe);
+        }
+        pe
     }
 
     /// Records every field of `item` (at the current path) as added or removed.
@@ -357,16 +461,15 @@ impl<'s> Walker<'s> {
         let Ok(below) = super::to_set::to_field_set(self.schema, &list.element_type, item) else {
             return;
         };
-        let prefix = self.path.clone();
-        let Some(c) = self.compare.as_mut() else {
-            return;
+        let change = if added {
+            Change::Added
+        } else {
+            Change::Removed
         };
-        let target = if added { &mut c.added } else { &mut c.removed };
-        below.iterate(|p| {
-            let mut full = prefix.clone();
-            full.extend(p.elements().iter().cloned());
-            target.insert_elements(&full);
-        });
+        if let Some(frame) = self.compare.as_mut().and_then(|c| c.frames.last_mut()) {
+            let slot = &mut frame.below[change as usize];
+            *slot = slot.union(&below);
+        }
     }
 
     /// Path elements of a list's items, in order.
