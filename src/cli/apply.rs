@@ -109,6 +109,7 @@ fn server_apply(
         subresource: args.subresource.as_deref().unwrap_or(""),
         now,
         reset_fields: true,
+        defaulting: !args.no_defaults,
     };
     match write(live, manifest, kind, &req) {
         Ok(o) => Ok(Outcome::Applied {

@@ -50,6 +50,9 @@ pub struct ApplyArgs {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+    /// Show the raw merge: no typed round trip, no built-in or CRD defaults.
+    #[arg(long)]
+    pub no_defaults: bool,
 }
 
 /// `--color`.

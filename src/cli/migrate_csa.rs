@@ -239,6 +239,7 @@ fn migrate_one(object: &Value, plan: &Plan) -> anyhow::Result<(Migrated, String)
             subresource: &migration.subresource,
             now: &plan.now,
             reset_fields: true,
+            defaulting: false,
         };
         match write(Some(&after), m, &kind, &req) {
             Ok(w) => {

@@ -55,6 +55,9 @@ pub struct Args {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+    /// Show the raw merge: no typed round trip, no built-in or CRD defaults.
+    #[arg(long)]
+    pub no_defaults: bool,
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
@@ -102,6 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         subresource: &args.subresource,
         now: &now,
         reset_fields: true,
+        defaulting: !args.no_defaults,
     };
     let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
     let format = match args.output {

@@ -19,7 +19,8 @@
 //!   neither owned nor changed ([`super::reset`]);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
-//! Defaulting is not modelled: the merged object is stored as merged (hook: [`write`]'s end).
+//! With `defaulting`, the merged object is stored as the API server would store it (typed round
+//! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
 
 use super::entry::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, Operation};
 use super::last_applied::{self, KUBECTL_MANAGER};
@@ -54,6 +55,8 @@ pub struct WriteRequest<'a> {
     pub now: &'a str,
     /// Apply the registry strategies' reset fields (the server always does).
     pub reset_fields: bool,
+    /// Store the merged object round-tripped and defaulted, as the API server does.
+    pub defaulting: bool,
 }
 
 /// What a successful write stored.
@@ -117,7 +120,9 @@ pub fn write(
         Operation::Apply => ctx.apply(&stored, object)?,
         Operation::Update => ctx.update(live.is_some_and(has_uid), &stored, object)?,
     };
-    // Defaulting hook: the API server would default the merged object here.
+    if req.defaulting {
+        crate::defaults::store(&mut result, kind, crate::defaults::Stage::Defaulted);
+    }
     keep_times_of_noop(&stored, &mut result);
     let changed =
         live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);

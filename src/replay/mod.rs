@@ -128,6 +128,7 @@ fn run_step(
         subresource: &step.subresource,
         now: &step.now,
         reset_fields: options.reset_fields,
+        defaulting: options.defaulting,
     };
     let result = match write(store.as_ref(), &step.object, &kind, &req) {
         Ok(out) => {

@@ -1,0 +1,89 @@
+//! What the API server stores after a write: the merged object converted to its typed form and
+//! back ([`roundtrip`]), then defaulted — the Kubernetes 1.36 `SetDefaults_*` rules for built-in
+//! kinds ([`rules`]), or a CRD's structural `default`s and pruning ([`structural`]).
+//!
+//! Ownership never comes from here: managedFields are computed on the merged object first.
+
+pub mod fields;
+pub mod quantity;
+mod roundtrip;
+mod rules;
+mod structural;
+
+use crate::kube::ResolvedKind;
+use crate::value::Value;
+use fields::GoFields;
+use roundtrip::RoundTrip;
+
+/// Which steps run (both for a real server; the conformance vectors check them apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The typed round trip only.
+    RoundTrip,
+    /// The round trip and the defaulters: what the cluster stores.
+    Defaulted,
+}
+
+/// How a kind is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindClass {
+    /// A Kubernetes built-in type (an `io.k8s.*` definition).
+    Builtin,
+    /// A custom resource with a structural schema.
+    Custom,
+    /// No schema: stored as merged.
+    Unknown,
+}
+
+/// Classifies a resolved kind.
+pub fn classify(kind: &ResolvedKind) -> KindClass {
+    match (&kind.info, kind.deduced) {
+        (_, true) | (None, _) => KindClass::Unknown,
+        (Some(info), false) if info.type_name.starts_with("io.k8s.") => KindClass::Builtin,
+        (Some(_), false) => KindClass::Custom,
+    }
+}
+
+/// Turns a merged object into what the API server would store (`Stage::Defaulted`), in place.
+/// `metadata.managedFields` is left as it is.
+pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {
+    let managed = take_managed_fields(object);
+    match classify(kind) {
+        KindClass::Builtin => {
+            let rt = RoundTrip {
+                schema: &kind.schema,
+                facts: GoFields::builtin(),
+            };
+            rt.value(&kind.type_ref, object);
+            if stage == Stage::Defaulted {
+                let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
+                rules::default_object(type_name, object);
+                rt.value(&kind.type_ref, object);
+            }
+        }
+        KindClass::Custom => {
+            structural::prune(&kind.schema, &kind.type_ref, object, true);
+            if stage == Stage::Defaulted {
+                structural::default(&kind.schema, &kind.type_ref, object);
+            }
+        }
+        KindClass::Unknown => {}
+    }
+    if let Some((index, managed)) = managed {
+        if let Some(meta) = object.as_map_mut().and_then(|m| {
+            m.entry("metadata".to_string())
+                .or_insert_with(|| Value::Map(Default::default()))
+                .as_map_mut()
+        }) {
+            let index = index.min(meta.len());
+            meta.shift_insert(index, "managedFields".into(), managed);
+        }
+    }
+}
+
+/// Removes `metadata.managedFields`, returning it with its position.
+fn take_managed_fields(object: &mut Value) -> Option<(usize, Value)> {
+    let meta = object.as_map_mut()?.get_mut("metadata")?.as_map_mut()?;
+    let (index, _, v) = meta.shift_remove_full("managedFields")?;
+    Some((index, v))
+}
