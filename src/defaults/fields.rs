@@ -117,6 +117,9 @@ mod tests {
         assert!(name.always);
         let resources = f.get("io.k8s.api.core.v1.Container", "resources");
         assert!(resources.value_struct);
-        assert_eq!(f.get("io.k8s.api.core.v1.Container", "nope"), FieldFacts::default());
+        assert_eq!(
+            f.get("io.k8s.api.core.v1.Container", "nope"),
+            FieldFacts::default()
+        );
     }
 }

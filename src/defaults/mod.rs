@@ -87,3 +87,52 @@ fn take_managed_fields(object: &mut Value) -> Option<(usize, Value)> {
     let (index, _, v) = meta.shift_remove_full("managedFields")?;
     Some((index, v))
 }
+
+/// The fields of `stored` that neither `applied` nor `live` has: what only the server fills in
+/// (defaults and round-trip zero values), as dotted paths (`.spec.replicas`, list items by index).
+pub fn server_filled(applied: &Value, live: Option<&Value>, stored: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    filled(applied, live, stored, &mut String::new(), &mut out);
+    out
+}
+
+fn filled(
+    applied: &Value,
+    live: Option<&Value>,
+    stored: &Value,
+    path: &mut String,
+    out: &mut Vec<String>,
+) {
+    let len = path.len();
+    match stored {
+        Value::Map(m) => {
+            for (k, v) in m {
+                if k == "managedFields" {
+                    continue;
+                }
+                path.push('.');
+                path.push_str(k);
+                let a = applied.get(k);
+                let l = live.and_then(|l| l.get(k));
+                match (a, l) {
+                    (None, None) => out.push(path.clone()),
+                    _ => filled(a.unwrap_or(&Value::Null), l, v, path, out),
+                }
+                path.truncate(len);
+            }
+        }
+        Value::List(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let a = applied.as_list().and_then(|l| l.get(i));
+                let l = live.and_then(Value::as_list).and_then(|l| l.get(i));
+                if a.is_none() && l.is_none() {
+                    continue;
+                }
+                path.push_str(&format!("[{i}]"));
+                filled(a.unwrap_or(&Value::Null), l, v, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}

@@ -57,7 +57,9 @@ impl Quantity {
         }
         let mut mantissa: i128 = 0;
         for d in whole.bytes().chain(fraction.bytes()) {
-            mantissa = mantissa.checked_mul(10)?.checked_add(i128::from(d - b'0'))?;
+            mantissa = mantissa
+                .checked_mul(10)?
+                .checked_add(i128::from(d - b'0'))?;
         }
         let mut exponent = -i32::try_from(fraction.len()).ok()?;
         let format = if let Some(k) = BINARY.iter().position(|s| !s.is_empty() && *s == suffix) {

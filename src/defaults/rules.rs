@@ -78,7 +78,10 @@ const VOLUME_SOURCES: &[(&str, &[(&str, Lit)])] = &[
     ),
     (
         "scaleIO",
-        &[("storageMode", Str("ThinProvisioned")), ("fsType", Str("xfs"))],
+        &[
+            ("storageMode", Str("ThinProvisioned")),
+            ("fsType", Str("xfs")),
+        ],
     ),
 ];
 const PVC_SPEC: &[(&str, Lit)] = &[("volumeMode", Str("Filesystem"))];
@@ -338,7 +341,9 @@ fn image_tag(image: &str) -> Option<String> {
     if let Some(t) = tag {
         let ok = !t.is_empty()
             && t.len() <= 128
-            && t.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && t.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
             && t.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
         if !ok {
@@ -367,7 +372,8 @@ fn valid_repository(repo: &str) -> bool {
     let mut parts: Vec<&str> = repo.split('/').collect();
     if parts.len() > 1 {
         let first = parts[0];
-        let is_domain = first.contains(['.', ':']) || first == "localhost" || first != first.to_lowercase();
+        let is_domain =
+            first.contains(['.', ':']) || first == "localhost" || first != first.to_lowercase();
         if is_domain {
             parts.remove(0);
             let (host, port) = first.split_once(':').unwrap_or((first, ""));
@@ -442,7 +448,9 @@ fn volume(v: &mut Map) {
 }
 
 fn downward_api_items(d: &mut Map) {
-    each(d.get_mut("items"), |item| set_defaults(child(item, "fieldRef"), FIELD_REF));
+    each(d.get_mut("items"), |item| {
+        set_defaults(child(item, "fieldRef"), FIELD_REF)
+    });
 }
 
 fn pvc_spec(spec: &mut Map) {
@@ -484,7 +492,11 @@ fn replication_controller(obj: &mut Map) {
         .cloned();
     if let Some(labels) = labels {
         if let Some(spec) = child(obj, "spec") {
-            if spec.get("selector").and_then(Value::as_map).is_none_or(Map::is_empty) {
+            if spec
+                .get("selector")
+                .and_then(Value::as_map)
+                .is_none_or(Map::is_empty)
+            {
                 spec.insert("selector".into(), labels.clone());
             }
         }
@@ -497,7 +509,11 @@ fn replication_controller(obj: &mut Map) {
 
 fn copy_labels_if_none(obj: &mut Map, labels: Value) {
     if let Some(meta) = child_or_insert(obj, "metadata") {
-        if meta.get("labels").and_then(Value::as_map).is_none_or(Map::is_empty) {
+        if meta
+            .get("labels")
+            .and_then(Value::as_map)
+            .is_none_or(Map::is_empty)
+        {
             meta.insert("labels".into(), labels);
         }
     }
@@ -509,7 +525,9 @@ fn namespace(obj: &mut Map) {
         .unwrap_or_default()
         .to_string();
     if !name.is_empty() {
-        if let Some(labels) = child_or_insert(obj, "metadata").and_then(|m| child_or_insert(m, "labels")) {
+        if let Some(labels) =
+            child_or_insert(obj, "metadata").and_then(|m| child_or_insert(m, "labels"))
+        {
             labels.insert("kubernetes.io/metadata.name".into(), Value::String(name));
         }
     }
@@ -519,7 +537,10 @@ fn namespace(obj: &mut Map) {
 fn service(spec: Option<&mut Map>) {
     let Some(spec) = spec else { return };
     set_defaults(Some(&mut *spec), SERVICE);
-    let affinity = spec.get("sessionAffinity").and_then(Value::as_str).unwrap_or("");
+    let affinity = spec
+        .get("sessionAffinity")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     match affinity {
         "None" => {
             spec.shift_remove("sessionAffinityConfig");
@@ -545,15 +566,25 @@ fn service(spec: Option<&mut Map>) {
             }
         }
     });
-    let kind = spec.get("type").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = spec
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let external_ips = !is_empty_list(spec.get("externalIPs"));
     let external = matches!(kind.as_str(), "NodePort" | "LoadBalancer")
         || (kind == "ClusterIP" && external_ips);
     if external {
-        set_defaults(Some(&mut *spec), &[("externalTrafficPolicy", Str("Cluster"))]);
+        set_defaults(
+            Some(&mut *spec),
+            &[("externalTrafficPolicy", Str("Cluster"))],
+        );
     }
     if kind != "ExternalName" {
-        set_defaults(Some(&mut *spec), &[("internalTrafficPolicy", Str("Cluster"))]);
+        set_defaults(
+            Some(&mut *spec),
+            &[("internalTrafficPolicy", Str("Cluster"))],
+        );
     }
     if kind == "LoadBalancer" {
         set_defaults(Some(spec), &[("allocateLoadBalancerNodePorts", Bool(true))]);
@@ -770,7 +801,10 @@ mod tests {
             ("localhost:5000/app", "Always"),
             ("registry.example.com:5000/team/app", "Always"),
             ("registry.example.com:5000/team/app:v1", "IfNotPresent"),
-            ("nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "IfNotPresent"),
+            (
+                "nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                "IfNotPresent",
+            ),
             ("Docker.io/Library/Nginx", "IfNotPresent"),
             ("quay.io/prometheus/node-exporter:v1.8.2", "IfNotPresent"),
             ("", "IfNotPresent"),

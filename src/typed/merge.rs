@@ -361,7 +361,9 @@ impl<'s> Walker<'s> {
             return;
         };
         let prefix = self.path.clone();
-        let Some(c) = self.compare.as_mut() else { return };
+        let Some(c) = self.compare.as_mut() else {
+            return;
+        };
         let target = if added { &mut c.added } else { &mut c.removed };
         below.iterate(|p| {
             let mut full = prefix.clone();
