@@ -136,3 +136,29 @@ fn filled(
         _ => {}
     }
 }
+
+/// [`store`] for a write over `previous`: fields that were already stored keep their place, as
+/// the typed encoder writes every object in one (struct) order; new fields follow.
+pub fn store_over(object: &mut Value, previous: &Value, kind: &ResolvedKind) {
+    store(object, kind, Stage::Defaulted);
+    align_order(object, previous);
+}
+
+fn align_order(v: &mut Value, previous: &Value) {
+    match (v, previous) {
+        (Value::Map(m), Value::Map(p)) => {
+            m.sort_by_cached_key(|k, _| p.get_index_of(k).unwrap_or(usize::MAX));
+            for (k, child) in m.iter_mut() {
+                if let Some(pc) = p.get(k) {
+                    align_order(child, pc);
+                }
+            }
+        }
+        (Value::List(items), Value::List(p)) => {
+            for (item, pi) in items.iter_mut().zip(p) {
+                align_order(item, pi);
+            }
+        }
+        _ => {}
+    }
+}

@@ -187,10 +187,10 @@ fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
             ..origin.clone()
         };
         if let Value::Map(m) = &mut item {
-            if !item_kind.is_empty() && m.get("kind").map_or(true, Value::is_null) {
+            if !item_kind.is_empty() && m.get("kind").is_none_or(Value::is_null) {
                 m.insert("kind".into(), Value::from(item_kind.as_str()));
             }
-            if m.get("apiVersion").map_or(true, Value::is_null) {
+            if m.get("apiVersion").is_none_or(Value::is_null) {
                 m.insert("apiVersion".into(), Value::from(api_version.as_str()));
             }
         }

@@ -173,7 +173,7 @@ pub fn blame(object: &Value, entries: &[ManagedFieldsEntry], now: Option<i64>) -
         let label = labels.get(i).map_or("", String::as_str);
         let pad = width - label.chars().count();
         out.push_str(label);
-        out.extend(std::iter::repeat(' ').take(pad));
+        out.extend(std::iter::repeat_n(' ', pad));
         out.push_str(" | ");
         out.push_str(line);
         out.push('\n');

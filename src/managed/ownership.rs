@@ -81,7 +81,7 @@ pub fn render_table(rows: &[ManagerRow]) -> String {
                 line.push_str("  ");
             }
             line.push_str(cell);
-            line.extend(std::iter::repeat(' ').take(widths[c] - cell.chars().count()));
+            line.extend(std::iter::repeat_n(' ', widths[c] - cell.chars().count()));
         }
         out.push_str(line.trim_end());
         out.push('\n');

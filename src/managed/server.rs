@@ -121,7 +121,7 @@ pub fn write(
         Operation::Update => ctx.update(live.is_some_and(has_uid), &stored, object)?,
     };
     if req.defaulting {
-        crate::defaults::store(&mut result, kind, crate::defaults::Stage::Defaulted);
+        crate::defaults::store_over(&mut result, &stored, kind);
     }
     keep_times_of_noop(&stored, &mut result);
     let changed =
