@@ -107,7 +107,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --output --show-managed-fields --write --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,7 +191,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --output --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,7 +253,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --output --show-managed-fields --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,7 +501,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --blame --manager --extract --fields --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,7 +661,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__update)
-            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --output --color --help --version"
+            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -58,6 +58,7 @@ never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
@@ -77,6 +78,7 @@ never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-managed-fields -d 'Include metadata.managedFields in the diff'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-secrets -d 'Show Secret values instead of masking them'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -96,6 +98,7 @@ never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
@@ -112,6 +115,7 @@ never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s R -l recursive -d 'Read directories recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l blame -d 'Print the object as YAML with each line\'s owners'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l extract -d 'The fields --manager owns, as an applyable manifest (client-go\'s Extract)'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l fields -d 'The owned field paths, one per line'
@@ -161,6 +165,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand update" -l color -d 'When to c
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand update" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -l schema -d 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)' -r -F

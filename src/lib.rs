@@ -6,9 +6,11 @@
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
 //! [`kube`] knows kinds and their schemas, [`managed`] keeps `metadata.managedFields` by the API
 //! server's rules, [`io`] loads and matches objects, [`render`] turns results into diffs and
-//! reports, and [`replay`] runs scenario files.
+//! reports, and [`replay`] runs scenario files. [`defaults`] turns a merged object into what the API
+//! server stores (typed round trip, defaulting).
 
 pub mod csa;
+pub mod defaults;
 pub mod fieldpath;
 pub mod io;
 pub mod kube;

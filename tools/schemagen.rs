@@ -1,5 +1,6 @@
 //! `kssa-schemagen`: regenerates the embedded built-in schema topology
-//! (`src/schema/k8s-1.36.topology`) from the Kubernetes OpenAPI v2 document and list-key defaults.
+//! (`src/schema/k8s-1.36.topology`) from the Kubernetes OpenAPI v2 document and list-key defaults,
+//! and the Go field facts next to it (`src/defaults/k8s-1.36.gofields`).
 
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -30,9 +31,20 @@ fn main() -> anyhow::Result<()> {
         [o, d, out] => (o.clone(), d.clone(), out.clone()),
         _ => anyhow::bail!(USAGE),
     };
-    let text = kssa::schema::builtin::generate(&read_json(&openapi)?, &read_json(&defaults)?)
+    let document = read_json(&openapi)?;
+    let text = kssa::schema::builtin::generate(&document, &read_json(&defaults)?)
         .context("converting the OpenAPI document")?;
     std::fs::write(&output, &text).with_context(|| format!("writing {}", output.display()))?;
     eprintln!("wrote {} ({} bytes)", output.display(), text.len());
+    let facts = output.with_extension("gofields");
+    let facts = match facts.file_name() {
+        Some(name) if output.starts_with(root.join("src/schema")) => {
+            root.join("src/defaults").join(name)
+        }
+        _ => facts,
+    };
+    let text = kssa::defaults::fields::generate(&document);
+    std::fs::write(&facts, &text).with_context(|| format!("writing {}", facts.display()))?;
+    eprintln!("wrote {} ({} bytes)", facts.display(), text.len());
     Ok(())
 }

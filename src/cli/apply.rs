@@ -110,6 +110,7 @@ fn server_apply(
         now,
         reset_fields: true,
         normalize_unions: args.normalize_unions,
+        defaulting: !args.no_defaults,
     };
     match write(live, manifest, kind, &req) {
         Ok(o) => Ok(Outcome::Applied {

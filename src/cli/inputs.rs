@@ -54,6 +54,9 @@ pub struct ApplyArgs {
     /// docs/unions.md).
     #[arg(long)]
     pub normalize_unions: bool,
+    /// Show the raw merge: no typed round trip, no built-in or CRD defaults.
+    #[arg(long)]
+    pub no_defaults: bool,
 }
 
 /// `--color`.

@@ -240,6 +240,7 @@ fn migrate_one(object: &Value, plan: &Plan) -> anyhow::Result<(Migrated, String)
             now: &plan.now,
             reset_fields: true,
             normalize_unions: false,
+            defaulting: false,
         };
         match write(Some(&after), m, &kind, &req) {
             Ok(w) => {

@@ -59,6 +59,9 @@ pub struct Args {
     /// docs/unions.md).
     #[arg(long)]
     pub normalize_unions: bool,
+    /// Show the raw merge: no typed round trip, no built-in or CRD defaults.
+    #[arg(long)]
+    pub no_defaults: bool,
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
@@ -107,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         now: &now,
         reset_fields: true,
         normalize_unions: args.normalize_unions,
+        defaulting: !args.no_defaults,
     };
     let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
     let format = match args.output {

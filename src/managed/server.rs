@@ -19,7 +19,8 @@
 //!   neither owned nor changed ([`super::reset`]);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
-//! Defaulting is not modelled: the merged object is stored as merged (hook: [`write`]'s end).
+//! With `defaulting`, the merged object is stored as the API server would store it (typed round
+//! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
 
 use super::entry::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, Operation};
 use super::last_applied::{self, KUBECTL_MANAGER};
@@ -56,6 +57,8 @@ pub struct WriteRequest<'a> {
     pub reset_fields: bool,
     /// Normalize unions (KEP-1027) on this write; the server never does (docs/unions.md).
     pub normalize_unions: bool,
+    /// Store the merged object round-tripped and defaulted, as the API server does.
+    pub defaulting: bool,
 }
 
 /// What a successful write stored.
@@ -119,7 +122,9 @@ pub fn write(
         Operation::Apply => ctx.apply(&stored, object)?,
         Operation::Update => ctx.update(live.is_some_and(has_uid), &stored, object)?,
     };
-    // Defaulting hook: the API server would default the merged object here.
+    if req.defaulting {
+        crate::defaults::store_over(&mut result, &stored, kind);
+    }
     keep_times_of_noop(&stored, &mut result);
     let changed =
         live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);

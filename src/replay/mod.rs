@@ -129,6 +129,7 @@ fn run_step(
         now: &step.now,
         reset_fields: options.reset_fields,
         normalize_unions: options.normalize_unions,
+        defaulting: options.defaulting,
     };
     let result = match write(store.as_ref(), &step.object, &kind, &req) {
         Ok(out) => {

@@ -107,11 +107,6 @@ impl Scenario {
                 options.normalize_unions = n;
             }
         }
-        if options.defaulting {
-            return Err(invalid(
-                "options.defaulting: true is not supported yet (defaulting is not modelled)".into(),
-            ));
-        }
         let live = match v.get("live") {
             None | Some(Value::Null) => None,
             Some(l @ Value::Map(_)) => Some(l.clone()),

@@ -191,7 +191,7 @@ fn patch_vectors_through_kssa_update() {
         std::fs::write(&patch, text("patch", "patchText")).unwrap();
         let out = Command::cargo_bin("kssa")
             .unwrap()
-            .args(["update", "--live"])
+            .args(["update", "--no-defaults", "--live"])
             .arg(&live)
             .arg("--patch")
             .arg(&patch)

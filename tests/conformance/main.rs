@@ -1,5 +1,6 @@
 //! The conformance vectors under `testdata/`, run by one data-driven test binary.
 
+mod defaults;
 mod migrate_csa;
 mod patch;
 mod smd;

@@ -1,0 +1,177 @@
+//! What the API server stores after a write: the merged object converted to its typed form and
+//! back ([`roundtrip`]), then defaulted — the Kubernetes 1.36 `SetDefaults_*` rules for built-in
+//! kinds ([`rules`]), or a CRD's structural `default`s and pruning ([`structural`]).
+//!
+//! Ownership never comes from here: managedFields are computed on the merged object first.
+
+pub mod fields;
+pub mod quantity;
+mod roundtrip;
+mod rules;
+mod structural;
+
+use crate::kube::ResolvedKind;
+use crate::value::Value;
+use fields::GoFields;
+use roundtrip::RoundTrip;
+
+/// Which steps run (both for a real server; the conformance vectors check them apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The typed round trip only.
+    RoundTrip,
+    /// The round trip and the defaulters: what the cluster stores.
+    Defaulted,
+}
+
+/// How a kind is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindClass {
+    /// A Kubernetes built-in type (an `io.k8s.*` definition).
+    Builtin,
+    /// A custom resource with a structural schema.
+    Custom,
+    /// No schema: stored as merged.
+    Unknown,
+}
+
+/// Classifies a resolved kind.
+pub fn classify(kind: &ResolvedKind) -> KindClass {
+    match (&kind.info, kind.deduced) {
+        (_, true) | (None, _) => KindClass::Unknown,
+        (Some(info), false) if info.type_name.starts_with("io.k8s.") => KindClass::Builtin,
+        (Some(_), false) => KindClass::Custom,
+    }
+}
+
+/// Turns a merged object into what the API server would store (`Stage::Defaulted`), in place.
+/// `metadata.managedFields` is left as it is.
+pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {
+    let managed = take_managed_fields(object);
+    match classify(kind) {
+        KindClass::Builtin => {
+            let rt = RoundTrip {
+                schema: &kind.schema,
+                facts: GoFields::builtin(),
+            };
+            rt.value(&kind.type_ref, object);
+            if stage == Stage::Defaulted {
+                let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
+                rules::default_object(type_name, object);
+                rt.value(&kind.type_ref, object);
+            }
+        }
+        KindClass::Custom => {
+            structural::prune(&kind.schema, &kind.type_ref, object, true);
+            if stage == Stage::Defaulted {
+                structural::default(&kind.schema, &kind.type_ref, object);
+            }
+        }
+        KindClass::Unknown => {}
+    }
+    if let Some((index, managed)) = managed {
+        if let Some(meta) = object.as_map_mut().and_then(|m| {
+            m.entry("metadata".to_string())
+                .or_insert_with(|| Value::Map(Default::default()))
+                .as_map_mut()
+        }) {
+            let index = index.min(meta.len());
+            meta.shift_insert(index, "managedFields".into(), managed);
+        }
+    }
+}
+
+/// Removes `metadata.managedFields`, returning it with its position.
+fn take_managed_fields(object: &mut Value) -> Option<(usize, Value)> {
+    let meta = object.as_map_mut()?.get_mut("metadata")?.as_map_mut()?;
+    let (index, _, v) = meta.shift_remove_full("managedFields")?;
+    Some((index, v))
+}
+
+/// The fields of `stored` that neither `applied` nor `live` has: what only the server fills in
+/// (defaults and round-trip zero values), as dotted paths (`.spec.replicas`, list items by index).
+pub fn server_filled(applied: &Value, live: Option<&Value>, stored: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    filled(applied, live, stored, &mut String::new(), &mut out);
+    out
+}
+
+fn filled(
+    applied: &Value,
+    live: Option<&Value>,
+    stored: &Value,
+    path: &mut String,
+    out: &mut Vec<String>,
+) {
+    let len = path.len();
+    match stored {
+        Value::Map(m) => {
+            for (k, v) in m {
+                if k == "managedFields" {
+                    continue;
+                }
+                path.push('.');
+                path.push_str(k);
+                let a = applied.get(k);
+                let l = live.and_then(|l| l.get(k));
+                match (a, l) {
+                    (None, None) => out.push(path.clone()),
+                    _ => filled(a.unwrap_or(&Value::Null), l, v, path, out),
+                }
+                path.truncate(len);
+            }
+        }
+        Value::List(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let a = applied.as_list().and_then(|l| l.get(i));
+                let l = live.and_then(Value::as_list).and_then(|l| l.get(i));
+                if a.is_none() && l.is_none() {
+                    continue;
+                }
+                path.push_str(&format!("[{i}]"));
+                filled(a.unwrap_or(&Value::Null), l, v, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`store`] for a write over `previous`: fields that were already stored keep their place, as
+/// the typed encoder writes every object in one (struct) order; new fields follow.
+pub fn store_over(object: &mut Value, previous: &Value, kind: &ResolvedKind) {
+    store(object, kind, Stage::Defaulted);
+    // managedFields keep the order the field sets encode to, whatever was stored before.
+    let managed = managed_fields_mut(object).map(std::mem::take);
+    align_order(object, previous);
+    if let (Some(managed), Some(slot)) = (managed, managed_fields_mut(object)) {
+        *slot = managed;
+    }
+}
+
+fn managed_fields_mut(object: &mut Value) -> Option<&mut Value> {
+    object
+        .as_map_mut()?
+        .get_mut("metadata")?
+        .as_map_mut()?
+        .get_mut("managedFields")
+}
+
+fn align_order(v: &mut Value, previous: &Value) {
+    match (v, previous) {
+        (Value::Map(m), Value::Map(p)) => {
+            m.sort_by_cached_key(|k, _| p.get_index_of(k).unwrap_or(usize::MAX));
+            for (k, child) in m.iter_mut() {
+                if let Some(pc) = p.get(k) {
+                    align_order(child, pc);
+                }
+            }
+        }
+        (Value::List(items), Value::List(p)) => {
+            for (item, pi) in items.iter_mut().zip(p) {
+                align_order(item, pi);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,205 @@
+//! Kubernetes resource quantities (`k8s.io/apimachinery/pkg/api/resource.Quantity`): parsing and
+//! the canonical text the API server stores (`0.5` → `500m`, `1024Mi` → `1Gi`).
+//!
+//! Values are exact decimals `mantissa × 10^exponent` in `i128`; a quantity too large for that
+//! is left as written (the caller keeps the original text).
+
+use std::cmp::Ordering;
+
+/// How the quantity was written, which decides how it is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `Ki`, `Mi`, ...
+    BinarySI,
+    /// `m`, `k`, `M`, ... or no suffix.
+    DecimalSI,
+    /// `e3`, `E-3`.
+    DecimalExponent,
+}
+
+/// A parsed quantity: `mantissa × 10^exponent`, never finer than nano (as the Go type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quantity {
+    mantissa: i128,
+    exponent: i32,
+    pub format: Format,
+}
+
+const BINARY: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+const DECIMAL: [(&str, i32); 10] = [
+    ("n", -9),
+    ("u", -6),
+    ("m", -3),
+    ("", 0),
+    ("k", 3),
+    ("M", 6),
+    ("G", 9),
+    ("T", 12),
+    ("P", 15),
+    ("E", 18),
+];
+
+impl Quantity {
+    /// Parses the text form; `None` when it is not a quantity or does not fit.
+    pub fn parse(text: &str) -> Option<Quantity> {
+        let (negative, rest) = match text.as_bytes().first()? {
+            b'-' => (true, &text[1..]),
+            b'+' => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let number_len = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let (number, suffix) = rest.split_at(number_len);
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+        if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+            return None;
+        }
+        let mut mantissa: i128 = 0;
+        for d in whole.bytes().chain(fraction.bytes()) {
+            mantissa = mantissa
+                .checked_mul(10)?
+                .checked_add(i128::from(d - b'0'))?;
+        }
+        let mut exponent = -i32::try_from(fraction.len()).ok()?;
+        let format = if let Some(k) = BINARY.iter().position(|s| !s.is_empty() && *s == suffix) {
+            mantissa = mantissa.checked_mul(1i128.checked_shl(10 * k as u32)?)?;
+            Format::BinarySI
+        } else if let Some((_, e)) = DECIMAL.iter().find(|(s, _)| *s == suffix) {
+            exponent += e;
+            Format::DecimalSI
+        } else if let Some(e) = suffix.strip_prefix(['e', 'E']) {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            exponent = exponent.checked_add(e.parse::<i32>().ok()?)?;
+            Format::DecimalExponent
+        } else {
+            return None;
+        };
+        if negative {
+            mantissa = -mantissa;
+        }
+        let mut q = Quantity {
+            mantissa,
+            exponent,
+            format,
+        };
+        q.round_up(-9)?;
+        q.normalize();
+        Some(q)
+    }
+
+    fn normalize(&mut self) {
+        if self.mantissa == 0 {
+            self.exponent = 0;
+            return;
+        }
+        while self.mantissa % 10 == 0 {
+            self.mantissa /= 10;
+            self.exponent += 1;
+        }
+    }
+
+    /// Rounds away from zero to `10^scale` (`SetDefaults_ResourceList` uses milli, -3).
+    /// `None` when the value does not fit.
+    pub fn round_up(&mut self, scale: i32) -> Option<()> {
+        if self.exponent >= scale {
+            return Some(());
+        }
+        let divisor = 10i128.checked_pow(u32::try_from(scale - self.exponent).ok()?)?;
+        let (q, r) = (self.mantissa / divisor, self.mantissa % divisor);
+        self.mantissa = match r.cmp(&0) {
+            Ordering::Greater => q + 1,
+            Ordering::Less => q - 1,
+            Ordering::Equal => q,
+        };
+        self.exponent = scale;
+        self.normalize();
+        Some(())
+    }
+
+    /// The canonical text (`Quantity.String()`).
+    pub fn canonical(&self) -> Option<String> {
+        if self.mantissa == 0 {
+            return Some("0".into());
+        }
+        if self.format == Format::BinarySI && self.mantissa.abs() >= 1024 && self.exponent >= 0 {
+            let mut value = self
+                .mantissa
+                .checked_mul(10i128.checked_pow(self.exponent as u32)?)?;
+            let mut k = 0;
+            while k < BINARY.len() - 1 && value % 1024 == 0 {
+                value /= 1024;
+                k += 1;
+            }
+            return Some(format!("{value}{}", BINARY[k]));
+        }
+        // Decimal: the exponent goes down to a multiple of three.
+        let e3 = self.exponent.div_euclid(3) * 3;
+        let e3 = e3.min(18);
+        let shift = u32::try_from(self.exponent - e3).ok()?;
+        let number = self.mantissa.checked_mul(10i128.checked_pow(shift)?)?;
+        let suffix = match self.format {
+            Format::DecimalExponent if e3 == 0 => String::new(),
+            Format::DecimalExponent => format!("e{e3}"),
+            _ => DECIMAL.iter().find(|(_, e)| *e == e3)?.0.to_string(),
+        };
+        Some(format!("{number}{suffix}"))
+    }
+}
+
+/// The canonical text of a quantity written as `text`, or `None` when it does not parse.
+pub fn canonicalize(text: &str) -> Option<String> {
+    Quantity::parse(text)?.canonical()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn canon(input: &str, want: &str) {
+        assert_eq!(canonicalize(input).as_deref(), Some(want), "{input}");
+    }
+
+    #[test]
+    fn canonical_forms() {
+        canon("0.5", "500m");
+        canon("1024Mi", "1Gi");
+        canon("1536Mi", "1536Mi");
+        canon("1000", "1k");
+        canon("1500", "1500");
+        canon("100m", "100m");
+        canon("0", "0");
+        canon("0Mi", "0");
+        canon("512Ki", "512Ki");
+        canon("1Ki", "1Ki");
+        canon("0.5Ki", "512");
+        canon("1e3", "1e3");
+        canon("1.5", "1500m");
+        canon("2000000000", "2G");
+        canon("1n", "1n");
+        canon("0.0000000001", "1n");
+        canon("-1.5", "-1500m");
+        canon("10Gi", "10Gi");
+    }
+
+    #[test]
+    fn not_quantities() {
+        for bad in ["", "abc", "1.2.3", "1Qi", "1e", ".", "1 m"] {
+            assert_eq!(canonicalize(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn rounding_up_to_milli() {
+        let mut q = Quantity::parse("1n").unwrap();
+        q.round_up(-3).unwrap();
+        assert_eq!(q.canonical().unwrap(), "1m");
+        let mut q = Quantity::parse("100m").unwrap();
+        q.round_up(-3).unwrap();
+        assert_eq!(q.canonical().unwrap(), "100m");
+    }
+}
