@@ -21,7 +21,10 @@ cases=(
 if command -v hyperfine >/dev/null 2>&1; then
   args=()
   for c in "${cases[@]}"; do args+=(-n "${c%%|*}" "${c#*|}"); done
-  hyperfine --warmup 3 --runs "$runs" -i --export-markdown /dev/stdout "${args[@]}" | sed -n '/^| Command/,$p'
+  table=$(mktemp)
+  hyperfine --warmup 3 --runs "$runs" -i --export-markdown "$table" "${args[@]}" >/dev/null
+  cat "$table"
+  rm -f "$table"
   exit 0
 fi
 
