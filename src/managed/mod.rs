@@ -20,3 +20,6 @@ pub use entry::{
 pub use manager::ManagerId;
 pub use server::{write, ConflictDetail, WriteError, WriteOutcome, WriteRequest};
 pub use time::{Time, TimeError};
+
+#[cfg(test)]
+mod server_tests;

@@ -129,7 +129,7 @@ impl<'s> Walker<'s> {
                 let list = r.list.expect("list shape");
                 let l = lhs.and_then(Value::as_list);
                 let rl = rhs.and_then(Value::as_list);
-                let empty = l.is_none_or(|x| x.is_empty()) && rl.is_none_or(|x| x.is_empty());
+                let empty = l.map_or(true, |x| x.is_empty()) && rl.map_or(true, |x| x.is_empty());
                 if is_atomic(r.list_relationship()) || empty {
                     return (self.leaf(lhs, rhs, in_leaf), ValidationErrors::default());
                 }
@@ -143,7 +143,7 @@ impl<'s> Walker<'s> {
                 let map = r.map.expect("map shape");
                 let l = lhs.and_then(Value::as_map);
                 let rm = rhs.and_then(Value::as_map);
-                let empty = l.is_none_or(|x| x.is_empty()) && rm.is_none_or(|x| x.is_empty());
+                let empty = l.map_or(true, |x| x.is_empty()) && rm.map_or(true, |x| x.is_empty());
                 if is_atomic(r.map_relationship()) || empty {
                     return (self.leaf(lhs, rhs, in_leaf), ValidationErrors::default());
                 }

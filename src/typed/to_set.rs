@@ -85,7 +85,7 @@ fn list_items(
     let mut sorted: Vec<&PathElement> = elements.iter().flatten().collect();
     sorted.sort();
     let duplicated = |pe: &PathElement| {
-        sorted.binary_search(&pe).map_or(false, |i| {
+        sorted.binary_search(&pe).is_ok_and(|i| {
             (i > 0 && sorted[i - 1] == pe) || sorted.get(i + 1).is_some_and(|n| *n == pe)
         })
     };

@@ -60,14 +60,14 @@ fn go_type(v: &Value) -> &'static str {
 }
 
 pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationErrors {
-    let ok = match (t, v) {
-        (_, Value::Null) => true,
-        (Scalar::Numeric, Value::Int(_) | Value::Float(_)) => true,
-        (Scalar::String, Value::String(_)) => true,
-        (Scalar::Boolean, Value::Bool(_)) => true,
-        (Scalar::Untyped, _) => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (t, v),
+        (_, Value::Null)
+            | (Scalar::Numeric, Value::Int(_) | Value::Float(_))
+            | (Scalar::String, Value::String(_))
+            | (Scalar::Boolean, Value::Bool(_))
+            | (Scalar::Untyped, _)
+    );
     if ok {
         return ValidationErrors::default();
     }
