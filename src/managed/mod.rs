@@ -7,11 +7,13 @@
 //! ```
 //! `live` is the stored object (`None`: the write creates it). See [`server`] for the rules.
 
+mod conflict;
 mod entry;
 pub mod last_applied;
 mod manager;
 pub mod reset;
 pub mod server;
+mod state;
 mod time;
 
 pub use entry::{
