@@ -5,7 +5,7 @@
 use crate::fieldpath::Set;
 use crate::schema::{Schema, TypeRef};
 use crate::typed::Typed;
-use crate::value::{from_json_str, write_json, Map, Value};
+use crate::value::{from_json_str, write_json, Value};
 
 /// The annotation kubectl's client-side apply keeps the last applied configuration in.
 pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -93,25 +93,9 @@ pub fn build_last_applied(applied: &Value) -> String {
         }
     }
     let mut out = String::new();
-    write_json(&mut out, &sorted(&obj));
+    write_json(&mut out, &obj.with_sorted_keys());
     out.push('\n');
     out
-}
-
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            Value::Map(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect::<Map>(),
-            )
-        }
-        Value::List(l) => Value::List(l.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@
 
 pub mod age;
 pub mod blame;
+mod conflict;
 mod entry;
 pub mod last_applied;
 mod manager;
 pub mod ownership;
 pub mod reset;
 pub mod server;
+mod state;
 pub mod strip;
 mod time;
 
@@ -24,3 +26,6 @@ pub use entry::{
 pub use manager::ManagerId;
 pub use server::{write, ConflictDetail, WriteError, WriteOutcome, WriteRequest};
 pub use time::{Time, TimeError};
+
+#[cfg(test)]
+mod server_tests;

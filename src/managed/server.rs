@@ -22,22 +22,20 @@
 //! With `defaulting`, the merged object is stored as the API server would store it (typed round
 //! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
 
-use super::entry::{decode_managed_fields, encode_managed_fields, ManagedFieldsEntry, Operation};
+use super::conflict::conflict_error;
+use super::entry::{encode_managed_fields, Operation};
 use super::last_applied::{self, KUBECTL_MANAGER};
 use super::manager::ManagerId;
 use super::reset;
+use super::state::{strip_meta, Managed};
 use super::time::Time;
-use crate::fieldpath::{ManagedFields, Path, Set, VersionedSet};
+use crate::fieldpath::{Path, Set, VersionedSet};
 use crate::kube::{GroupVersionKind, ObjectRef, ResolvedKind};
 use crate::merge::{ApplyOutcome, Conflicts, SingleVersion, UpdateError, Updater};
 use crate::typed::Typed;
 use crate::value::{Map, Value};
-use std::collections::BTreeMap;
 
-/// Update entries kept before the oldest are merged (`DefaultMaxUpdateManagers`).
-pub const MAX_UPDATE_MANAGERS: usize = 10;
-/// The entry old updates are merged into.
-pub const ANCIENT_CHANGES_MANAGER: &str = "ancient-changes";
+pub use super::state::{ANCIENT_CHANGES_MANAGER, MAX_UPDATE_MANAGERS};
 /// The entry an object's untracked fields are given on its first apply.
 pub const BEFORE_FIRST_APPLY_MANAGER: &str = "before-first-apply";
 const CURRENT_OPERATION: &str = "current-operation";
@@ -135,159 +133,6 @@ pub fn write(
         changed,
         managed_fields_changed,
     })
-}
-
-/// The managers' sets keyed by [`ManagerId::key`], and their times.
-#[derive(Debug, Clone, Default)]
-struct Managed {
-    fields: ManagedFields,
-    times: BTreeMap<String, Option<Time>>,
-}
-
-impl Managed {
-    fn decode(object: &Value) -> Result<Managed, super::entry::ManagedFieldsError> {
-        let mut m = Managed::default();
-        for e in decode_managed_fields(object)? {
-            let id = ManagerId::new(&e.manager, e.operation, &e.api_version, &e.subresource).key();
-            let applied = e.operation == Operation::Apply;
-            m.fields.insert(
-                id.clone(),
-                VersionedSet::new(e.fields, e.api_version, applied),
-            );
-            m.times
-                .insert(id, e.time.as_deref().and_then(|t| Time::parse(t).ok()));
-        }
-        Ok(m)
-    }
-
-    fn time(&self, key: &str) -> Option<Time> {
-        self.times.get(key).copied().flatten()
-    }
-
-    /// Entries as the server encodes and sorts them.
-    fn encode(&self) -> Vec<ManagedFieldsEntry> {
-        let mut entries: Vec<(Option<Time>, ManagedFieldsEntry)> = self
-            .fields
-            .iter()
-            .filter_map(|(key, vs)| {
-                let id = ManagerId::from_key(key)?;
-                let time = self.time(key);
-                Some((
-                    time,
-                    ManagedFieldsEntry {
-                        manager: id.manager,
-                        operation: if vs.applied {
-                            Operation::Apply
-                        } else {
-                            id.operation
-                        },
-                        api_version: vs.api_version.clone(),
-                        time: time.map(|t| t.to_string()),
-                        fields: vs.set.clone(),
-                        subresource: id.subresource,
-                    },
-                ))
-            })
-            .collect();
-        entries.sort_by(|(ta, a), (tb, b)| {
-            let secs = |t: &Option<Time>| t.map_or(0, |t| t.0);
-            (
-                a.operation,
-                secs(ta),
-                &a.manager,
-                &a.api_version,
-                &a.subresource,
-            )
-                .cmp(&(
-                    b.operation,
-                    secs(tb),
-                    &b.manager,
-                    &b.api_version,
-                    &b.subresource,
-                ))
-        });
-        entries.into_iter().map(|(_, e)| e).collect()
-    }
-
-    /// Merges the oldest Update entries into `ancient-changes` until at most the cap remain.
-    fn cap_update_managers(&mut self) {
-        let mut updaters: Vec<String> = self
-            .fields
-            .iter()
-            .filter(|(_, vs)| !vs.applied)
-            .map(|(k, _)| k.clone())
-            .collect();
-        if updaters.len() <= MAX_UPDATE_MANAGERS {
-            return;
-        }
-        updaters.sort_by_key(|k| (self.time(k).map_or(0, |t| t.0), k.clone()));
-        let mut first_of_version: BTreeMap<String, String> = BTreeMap::new();
-        let mut count = updaters.len();
-        for manager in updaters {
-            if count <= MAX_UPDATE_MANAGERS {
-                break;
-            }
-            let vs = self.fields[&manager].clone();
-            let time = self.time(&manager);
-            let bucket = ManagerId::new(
-                ANCIENT_CHANGES_MANAGER,
-                Operation::Update,
-                &vs.api_version,
-                "",
-            )
-            .key();
-            match first_of_version.get(&vs.api_version) {
-                Some(first) => {
-                    if !self.fields.contains_key(&bucket) {
-                        let s = self
-                            .fields
-                            .remove(first)
-                            .expect("the first manager is present");
-                        self.fields.insert(bucket.clone(), s);
-                    }
-                    let merged = vs.set.union(&self.fields[&bucket].set);
-                    self.fields.insert(
-                        bucket.clone(),
-                        VersionedSet::new(merged, vs.api_version.clone(), vs.applied),
-                    );
-                    self.fields.remove(&manager);
-                    count -= 1;
-                    self.times.insert(bucket, time);
-                }
-                None => {
-                    first_of_version.insert(vs.api_version.clone(), manager);
-                }
-            }
-        }
-    }
-}
-
-/// Fields no manager owns: identity and server-set metadata (`stripMetaManager`).
-fn strip_set() -> Set {
-    let meta = |f: &str| Path::fields(&["metadata", f]);
-    Set::from_paths([
-        Path::fields(&["apiVersion"]),
-        Path::fields(&["kind"]),
-        Path::fields(&["metadata"]),
-        meta("name"),
-        meta("namespace"),
-        meta("creationTimestamp"),
-        meta("selfLink"),
-        meta("uid"),
-        meta("clusterName"),
-        meta("generation"),
-        meta("managedFields"),
-        meta("resourceVersion"),
-    ])
-}
-
-fn strip_meta(managed: &mut Managed, key: &str) {
-    if let Some(vs) = managed.fields.get_mut(key) {
-        vs.set = vs.set.difference(&strip_set());
-        if vs.set.is_empty() {
-            managed.fields.remove(key);
-        }
-    }
 }
 
 /// Why one attempt failed: conflicts are kept raw for the last-applied allowance.
@@ -607,57 +452,6 @@ impl<'a> Context<'a> {
         };
         strip_meta(&mut managed, &id);
         Ok((object, managed))
-    }
-}
-
-/// The server's conflict error (`NewConflictError`): one line for one conflict, else the paths
-/// grouped under each manager, managers in identifier order.
-fn conflict_error(conflicts: &Conflicts, managed: &Managed) -> WriteError {
-    let mut sorted: Vec<&crate::merge::Conflict> = conflicts.0.iter().collect();
-    sorted.sort_by(|a, b| a.manager.cmp(&b.manager));
-    let details: Vec<ConflictDetail> = sorted
-        .iter()
-        .map(|c| {
-            let id = ManagerId::from_key(&c.manager)
-                .unwrap_or_else(|| ManagerId::new(&c.manager, Operation::Update, "", ""));
-            ConflictDetail {
-                path: c.path.clone(),
-                manager: id.manager,
-                operation: id.operation,
-                api_version: id.api_version,
-                subresource: id.subresource,
-                time: managed.time(&c.manager).map(|t| t.to_string()),
-            }
-        })
-        .collect();
-    let describe =
-        |key: &str| ManagerId::from_key(key).map_or_else(|| format!("{key:?}"), |id| id.describe());
-    let message = match sorted.as_slice() {
-        [one] => format!(
-            "Apply failed with 1 conflict: conflict with {}: {}",
-            describe(&one.manager),
-            one.path
-        ),
-        many => {
-            let mut lines = Vec::new();
-            let mut last: Option<&str> = None;
-            for c in many {
-                if last != Some(c.manager.as_str()) {
-                    lines.push(format!("conflicts with {}:", describe(&c.manager)));
-                    last = Some(&c.manager);
-                }
-                lines.push(format!("- {}", c.path));
-            }
-            format!(
-                "Apply failed with {} conflicts: {}",
-                many.len(),
-                lines.join("\n")
-            )
-        }
-    };
-    WriteError::Conflicts {
-        conflicts: details,
-        message,
     }
 }
 

@@ -197,7 +197,7 @@ fn check(expect: &Expect, result: &StepResult, live: Option<&Value>) -> Vec<Mism
     if let Some(expected) = &expect.object {
         if expected.as_ref() != live {
             let show = |o: Option<&Value>| match o {
-                Some(v) => to_json_string_pretty(&sorted(v)) + "\n",
+                Some(v) => to_json_string_pretty(&v.with_sorted_keys()) + "\n",
                 None => "null\n".into(),
             };
             out.push(Mismatch {
@@ -208,23 +208,6 @@ fn check(expect: &Expect, result: &StepResult, live: Option<&Value>) -> Vec<Mism
         }
     }
     out
-}
-
-/// A copy with map keys sorted, for stable diffs.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            Value::Map(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect::<Map>(),
-            )
-        }
-        Value::List(l) => Value::List(l.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }
 
 /// A machine-readable form of a report (`kssa replay --json`).

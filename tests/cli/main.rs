@@ -3,4 +3,5 @@
 mod defaults;
 mod generated;
 mod golden;
+mod replay;
 mod vectors;
