@@ -454,3 +454,107 @@ impl<'a> Updater<'a> {
         Ok(result)
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::merge::SingleVersion;
+    use crate::schema::parse_smd_schema;
+    use crate::value::Map;
+    use proptest::prelude::*;
+
+    const SCHEMA: &str = r#"types:
+- name: root
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: count
+      type: {scalar: numeric}
+    - name: labels
+      type: {map: {elementType: {scalar: string}}}
+    - name: tags
+      type: {list: {elementType: {scalar: string}, elementRelationship: associative}}
+    - name: items
+      type:
+        list:
+          elementType: {namedType: item}
+          elementRelationship: associative
+          keys: [id]
+    - name: blob
+      type: {map: {elementType: {scalar: string}, elementRelationship: atomic}}
+- name: item
+  map:
+    fields:
+    - name: id
+      type: {scalar: string}
+    - name: value
+      type: {scalar: numeric}
+"#;
+
+    fn object() -> impl Strategy<Value = Value> {
+        let word = "[a-e]{1,3}";
+        (
+            proptest::option::of(word.prop_map(Value::String)),
+            proptest::option::of((0i64..5).prop_map(Value::Int)),
+            proptest::collection::btree_map(word, word, 0..3),
+            proptest::collection::btree_set(word, 0..3),
+            proptest::collection::btree_map(word, 0i64..9, 0..3),
+        )
+            .prop_map(|(name, count, labels, tags, items)| {
+                let mut m = Map::new();
+                if let Some(n) = name {
+                    m.insert("name".into(), n);
+                }
+                if let Some(c) = count {
+                    m.insert("count".into(), c);
+                }
+                if !labels.is_empty() {
+                    let l = labels
+                        .into_iter()
+                        .map(|(k, v)| (k, Value::String(v)))
+                        .collect();
+                    m.insert("labels".into(), Value::Map(l));
+                }
+                if !tags.is_empty() {
+                    m.insert(
+                        "tags".into(),
+                        Value::List(tags.into_iter().map(Value::String).collect()),
+                    );
+                }
+                if !items.is_empty() {
+                    let list = items
+                        .into_iter()
+                        .map(|(id, v)| {
+                            let mut item = Map::new();
+                            item.insert("id".into(), Value::String(id));
+                            item.insert("value".into(), Value::Int(v));
+                            Value::Map(item)
+                        })
+                        .collect();
+                    m.insert("items".into(), Value::List(list));
+                }
+                Value::Map(m)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn reapplying_the_same_object_is_a_no_op(first in object(), config in object()) {
+            let schema = parse_smd_schema(SCHEMA).unwrap();
+            let converter = SingleVersion(schema.type_ref("root").unwrap());
+            let updater = Updater::new(&schema, &converter);
+            // Another manager's state first, so the no-op holds over shared objects too.
+            let managers = updater.update(&Value::Null, &first, "v1", &ManagedFields::new(), "other").unwrap();
+            let (live, managers) = (managers.object.into_owned(), managers.managers);
+            let after = match updater.apply(&live, &config, "v1", &managers, "applier", true).unwrap() {
+                ApplyOutcome::Changed { object, managers } => (object, managers),
+                ApplyOutcome::Unchanged { managers } => (live.clone(), managers),
+            };
+            let again = updater.apply(&after.0, &config, "v1", &after.1, "applier", false).unwrap();
+            prop_assert_eq!(again, ApplyOutcome::Unchanged { managers: after.1.clone() });
+        }
+    }
+}
