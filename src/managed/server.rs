@@ -124,6 +124,7 @@ pub fn write(
         crate::defaults::store_over(&mut result, &stored, kind);
     }
     keep_times_of_noop(&stored, &mut result);
+    keep_managed_fields_place(&stored, &mut result);
     let changed =
         live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
     let managed_fields_changed = stored.get_path(&["metadata", "managedFields"])
@@ -502,6 +503,23 @@ fn set_managed_fields(object: &mut Value, managed: &Managed) {
     }
     if let Value::Map(meta) = meta {
         meta.insert("managedFields".into(), encode_managed_fields(&entries));
+    }
+}
+
+/// `metadata.managedFields` stays where the stored object had it, so diffs of snapshots show
+/// only real changes.
+fn keep_managed_fields_place(stored: &Value, result: &mut Value) {
+    let Some(Value::Map(old)) = stored.get("metadata") else {
+        return;
+    };
+    let Some(Value::Map(meta)) = result.as_map_mut().and_then(|m| m.get_mut("metadata")) else {
+        return;
+    };
+    if let (Some(want), Some(at)) = (
+        old.get_index_of("managedFields"),
+        meta.get_index_of("managedFields"),
+    ) {
+        meta.move_index(at, want.min(meta.len() - 1));
     }
 }
 
