@@ -109,6 +109,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'Take conflicting fields over from their other managers')
             [CompletionResult]::new('--normalize-unions', '--normalize-unions', [CompletionResultType]::ParameterName, 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)')
             [CompletionResult]::new('--no-defaults', '--no-defaults', [CompletionResultType]::ParameterName, 'Show the raw merge: no typed round trip, no built-in or CRD defaults')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret `data`/`stringData` values instead of `***`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -103,6 +103,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --force-conflicts 'Take conflicting fields over from their other managers'
             cand --normalize-unions 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
             cand --no-defaults 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
+            cand --show-secrets 'Show Secret `data`/`stringData` values instead of `***`'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

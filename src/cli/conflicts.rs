@@ -5,8 +5,8 @@ use super::apply::{predict, Outcome};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use kssa::render::{
-    object_file_name, render_conflicts_json, render_conflicts_text, value_at, ConflictItem,
-    ConflictReport, Owner, Style,
+    is_secret_path, masked, object_file_name, render_conflicts_json, render_conflicts_text,
+    value_at, ConflictItem, ConflictReport, Owner, Style,
 };
 use kssa::value::Value;
 use std::io::Write as _;
@@ -26,6 +26,9 @@ pub struct Args {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "text")]
     pub output: Format,
+    /// Show Secret `data`/`stringData` values instead of `***`.
+    #[arg(long)]
+    pub show_secrets: bool,
 }
 
 fn force_command(file: &str, args: &ApplyArgs) -> String {
@@ -62,12 +65,14 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
                 time: c.time.clone(),
             };
             let path = c.path.to_string();
+            let hide = !args.show_secrets && is_secret_path(&m.value, &c.path);
+            let shown = |v: Option<&Value>| v.map(|v| if hide { masked() } else { v.clone() });
             match items.iter_mut().find(|i| i.path == path) {
                 Some(i) => i.owners.push(owner),
                 None => items.push(ConflictItem {
                     path,
-                    mine: value_at(&m.value, &c.path).cloned(),
-                    live: r.live.and_then(|l| value_at(l, &c.path)).cloned(),
+                    mine: shown(value_at(&m.value, &c.path)),
+                    live: shown(r.live.and_then(|l| value_at(l, &c.path))),
                     owners: vec![owner],
                 }),
             }

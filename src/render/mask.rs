@@ -8,6 +8,27 @@ const MASK_BEFORE: &str = "*** (before)";
 const MASK_AFTER: &str = "*** (after)";
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// Whether the value at `path` of `object` is secret material: a Secret's `data` or
+/// `stringData`, or its last-applied annotation (which repeats them).
+pub fn is_secret_path(object: &Value, path: &crate::fieldpath::Path) -> bool {
+    use crate::fieldpath::PathElement::Field;
+    if !is_secret(Some(object)) {
+        return false;
+    }
+    match path.elements() {
+        [Field(f), ..] if f == "data" || f == "stringData" => true,
+        [Field(m), Field(a), Field(k), ..] => {
+            m == "metadata" && a == "annotations" && k == LAST_APPLIED
+        }
+        _ => false,
+    }
+}
+
+/// A masked stand-in for a secret value.
+pub fn masked() -> Value {
+    Value::String(MASK.to_string())
+}
+
 fn is_secret(v: Option<&Value>) -> bool {
     v.and_then(|v| v.get("kind")).and_then(Value::as_str) == Some("Secret")
 }

@@ -12,7 +12,7 @@ pub use conflicts::{
     render_conflicts_json, render_conflicts_text, value_at, ConflictItem, ConflictReport, Owner,
 };
 pub use diff::{object_file_name, unified_diff};
-pub use mask::mask_secrets;
+pub use mask::{is_secret_path, mask_secrets, masked};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
     render_changes_json, render_github, summary_line, ChangeKind, ObjectChange, Summary,
