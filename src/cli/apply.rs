@@ -8,6 +8,7 @@ use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
 use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
+use kssa::typed::Typed;
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::to_yaml_string;
 use std::collections::BTreeMap;
@@ -73,7 +74,16 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
                 live,
                 outcome,
             }),
-            Err(e) => errors.push(format!("{}: {e}", pair.manifest.origin)),
+            Err(e) => {
+                // Blame the live snapshot when it is the object that does not fit its schema.
+                let live_origin = pair.live.map(|i| &loaded.live[i].object).filter(|o| {
+                    Typed::new(&pair.resolved.schema, &pair.resolved.type_ref)
+                        .validate(&o.value, true)
+                        .is_err()
+                });
+                let origin = live_origin.map_or(&pair.manifest.origin, |o| &o.origin);
+                errors.push(format!("{origin}: {e}"))
+            }
         }
         if let Some(b) = &bar {
             b.inc(1);
