@@ -44,6 +44,17 @@ pub fn classify(kind: &ResolvedKind) -> KindClass {
     }
 }
 
+/// The empty object of a built-in kind as the API server sees it before a create: the typed
+/// zero value, with its always-encoded struct fields (`spec: {}`, `status: {}`, …). Custom and
+/// unknown kinds are unstructured, so theirs is `{}`.
+pub fn zero_object(kind: &ResolvedKind) -> Value {
+    let mut zero = Value::Map(crate::value::Map::new());
+    if classify(kind) == KindClass::Builtin {
+        store(&mut zero, kind, Stage::RoundTrip);
+    }
+    zero
+}
+
 /// Turns a merged object into what the API server would store (`Stage::Defaulted`), in place.
 /// `metadata.managedFields` is left as it is.
 pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {

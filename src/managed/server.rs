@@ -115,10 +115,25 @@ pub fn write(
         message: e.to_string(),
     })?;
     let stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
+    // An update body is decoded into the typed object before the field manager sees it, and
+    // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
+    // filled in. An apply configuration is never defaulted (only the merged result is).
+    let decoded;
+    let object = if req.defaulting && req.operation == Operation::Update {
+        let mut body = object.clone();
+        crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
+        decoded = body;
+        &decoded
+    } else {
+        object
+    };
     let ctx = Context::new(kind, req, now);
     let mut result = match req.operation {
         Operation::Apply => ctx.apply(&stored, object)?,
-        Operation::Update => ctx.update(live.is_some_and(has_uid), &stored, object)?,
+        Operation::Update => {
+            let base = if live.is_some() { &stored } else { &ctx.empty };
+            ctx.update(live.is_some_and(has_uid), base, object)?
+        }
     };
     if req.defaulting {
         crate::defaults::store_over(&mut result, &stored, kind);
@@ -155,6 +170,9 @@ struct Context<'a> {
     api_version: String,
     converter: SingleVersion,
     reset: Set,
+    /// What a create compares against: the kind's typed zero object when the typed model is
+    /// in use, else `{}`.
+    empty: Value,
 }
 
 impl<'a> Context<'a> {
@@ -171,6 +189,11 @@ impl<'a> Context<'a> {
             api_version: kind.gvk.api_version(),
             converter: SingleVersion(kind.type_ref.clone()),
             reset,
+            empty: if req.defaulting {
+                crate::defaults::zero_object(kind)
+            } else {
+                Value::Map(Map::new())
+            },
         }
     }
 
@@ -382,7 +405,7 @@ impl<'a> Context<'a> {
     ) -> Result<(Value, Managed), Failure> {
         let live = without_managed_fields(live);
         if managed.fields.is_empty() {
-            let empty = Value::Map(Map::new());
+            let empty = self.empty.clone();
             let id = self.id(BEFORE_FIRST_APPLY_MANAGER, Operation::Update);
             // Attributing the existing fields is not a write: never normalized.
             self.record_update(&empty, &live, &mut managed, &id, "new", false)
