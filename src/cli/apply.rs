@@ -119,8 +119,8 @@ fn server_apply(
         subresource: args.subresource.as_deref().unwrap_or(""),
         now,
         reset_fields: true,
-        normalize_unions: args.normalize_unions,
-        defaulting: !args.no_defaults,
+        normalize_unions: args.store.normalize_unions,
+        defaulting: !args.store.no_defaults,
     };
     match write(live, manifest, kind, &req) {
         Ok(o) => Ok(Outcome::Applied {

@@ -144,7 +144,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         };
         text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
         if let (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) =
-            (&r.outcome, args.apply.no_defaults, &change)
+            (&r.outcome, args.apply.store.no_defaults, &change)
         {
             let filled = kssa::defaults::server_filled(&m.value, r.live, object);
             if !filled.is_empty() && args.output == DiffOutput::Unified {

@@ -50,6 +50,13 @@ pub struct ApplyArgs {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// How the merged object becomes what the cluster stores; shared by every writing command.
+#[derive(Debug, Clone, clap::Args)]
+pub struct StoreArgs {
     /// Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see
     /// docs/unions.md).
     #[arg(long)]

@@ -2,7 +2,7 @@
 //! `patch` or `scale` makes it) by a field manager: a full object (PUT) or a patch.
 
 use super::apply::Output;
-use super::inputs::resolve_now;
+use super::inputs::{resolve_now, StoreArgs};
 use super::managers::{read_objects, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
@@ -55,13 +55,8 @@ pub struct Args {
     /// Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
-    /// Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see
-    /// docs/unions.md).
-    #[arg(long)]
-    pub normalize_unions: bool,
-    /// Show the raw merge: no typed round trip, no built-in or CRD defaults.
-    #[arg(long)]
-    pub no_defaults: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
@@ -109,8 +104,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         subresource: &args.subresource,
         now: &now,
         reset_fields: true,
-        normalize_unions: args.normalize_unions,
-        defaulting: !args.no_defaults,
+        normalize_unions: args.store.normalize_unions,
+        defaulting: !args.store.no_defaults,
     };
     let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
     let format = match args.output {

@@ -38,15 +38,23 @@ pub struct ValidationErrors(pub Vec<ValidationError>);
 
 impl fmt::Display for ValidationErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.as_slice() {
-            [one] => write!(f, "{one}"),
-            many => {
-                f.write_str("errors:")?;
-                for e in many {
-                    write!(f, "\n  {e}")?;
-                }
-                Ok(())
+        write_error_list(f, &self.0)
+    }
+}
+
+/// The reference's way of listing errors: one alone, or `errors:` and one per indented line.
+pub(crate) fn write_error_list<E: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    errors: &[E],
+) -> fmt::Result {
+    match errors {
+        [one] => write!(f, "{one}"),
+        many => {
+            f.write_str("errors:")?;
+            for e in many {
+                write!(f, "\n  {e}")?;
             }
+            Ok(())
         }
     }
 }

@@ -98,16 +98,7 @@ pub struct UnionErrors(pub Vec<UnionError>);
 
 impl fmt::Display for UnionErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.as_slice() {
-            [one] => write!(f, "{one}"),
-            many => {
-                f.write_str("errors:")?;
-                for e in many {
-                    write!(f, "\n  {e}")?;
-                }
-                Ok(())
-            }
-        }
+        super::write_error_list(f, &self.0)
     }
 }
 
