@@ -1,16 +1,134 @@
 //! Fields a write may not change through the endpoint it uses (the registry strategies'
-//! `GetResetFields`): `status` through the main resource of kinds with a status subresource,
-//! `spec` through the status subresource. Nobody owns them, and the stored value is kept.
+//! `GetResetFields`). Nobody owns them, and the stored value is kept.
+//!
+//! The built-in kinds of Kubernetes 1.36 whose strategies were read are listed in [`TABLE`];
+//! every API version a kind serves resets the same paths. Other kinds (custom resources
+//! included, per apiextensions-apiserver `pkg/registry/customresource/{strategy,
+//! status_strategy}.go`) reset `status` through the main resource when a status subresource
+//! is served, and `spec` through `status`.
 
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::kube::ResolvedKind;
-use crate::value::Value;
+use crate::value::{Map, Value};
+
+/// One strategy's reset fields: API group ("" for core), kind, subresource ("" for the main
+/// resource) and the field paths (each a list of field names).
+struct Entry {
+    group: &'static str,
+    kind: &'static str,
+    subresource: &'static str,
+    paths: &'static [&'static [&'static str]],
+}
+
+const fn entry(
+    group: &'static str,
+    kind: &'static str,
+    subresource: &'static str,
+    paths: &'static [&'static [&'static str]],
+) -> Entry {
+    Entry {
+        group,
+        kind,
+        subresource,
+        paths,
+    }
+}
+
+const STATUS: &[&[&str]] = &[&["status"]];
+const SPEC: &[&[&str]] = &[&["spec"]];
+
+/// Strategies whose `GetResetFields` was read in kubernetes `pkg/registry/**/strategy.go`
+/// (DaemonSet's status strategy is inferred from its `PrepareForUpdate`, which keeps `spec`).
+const TABLE: &[Entry] = &[
+    // core/pod/strategy.go
+    entry("", "Pod", "", STATUS),
+    entry(
+        "",
+        "Pod",
+        "status",
+        &[
+            &["spec"],
+            &["metadata", "deletionTimestamp"],
+            &["metadata", "ownerReferences"],
+        ],
+    ),
+    // core/service/strategy.go
+    entry("", "Service", "", STATUS),
+    entry("", "Service", "status", SPEC),
+    // core/namespace/strategy.go
+    entry("", "Namespace", "", STATUS),
+    entry("", "Namespace", "status", SPEC),
+    // core/node/strategy.go
+    entry("", "Node", "", STATUS),
+    entry("", "Node", "status", SPEC),
+    // core/persistentvolume/strategy.go
+    entry("", "PersistentVolume", "", STATUS),
+    entry("", "PersistentVolume", "status", SPEC),
+    // core/persistentvolumeclaim/strategy.go
+    entry("", "PersistentVolumeClaim", "", STATUS),
+    entry("", "PersistentVolumeClaim", "status", SPEC),
+    // core/replicationcontroller/strategy.go
+    entry("", "ReplicationController", "status", SPEC),
+    // core/resourcequota/strategy.go
+    entry("", "ResourceQuota", "status", SPEC),
+    // apps/deployment/strategy.go
+    entry("apps", "Deployment", "", STATUS),
+    entry(
+        "apps",
+        "Deployment",
+        "status",
+        &[&["spec"], &["metadata", "labels"]],
+    ),
+    // apps/replicaset/strategy.go
+    entry("apps", "ReplicaSet", "status", SPEC),
+    // apps/statefulset/strategy.go
+    entry("apps", "StatefulSet", "status", SPEC),
+    // apps/daemonset/strategy.go (inferred)
+    entry("apps", "DaemonSet", "status", SPEC),
+    // batch/job/strategy.go
+    entry("batch", "Job", "", STATUS),
+    entry("batch", "Job", "status", SPEC),
+    // batch/cronjob/strategy.go
+    entry("batch", "CronJob", "status", SPEC),
+    // autoscaling/horizontalpodautoscaler/strategy.go
+    entry("autoscaling", "HorizontalPodAutoscaler", "", STATUS),
+    entry("autoscaling", "HorizontalPodAutoscaler", "status", SPEC),
+    // networking/ingress/strategy.go
+    entry("networking.k8s.io", "Ingress", "", STATUS),
+    entry("networking.k8s.io", "Ingress", "status", SPEC),
+    // policy/poddisruptionbudget/strategy.go
+    entry("policy", "PodDisruptionBudget", "", STATUS),
+    // certificates/certificates/strategy.go: `spec` is immutable, `status` is written through
+    // the status and approval subresources, each of which keeps the other's part.
+    entry(
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        "",
+        &[&["spec"], &["status"]],
+    ),
+    entry(
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        "status",
+        &[&["spec"], &["status", "conditions"]],
+    ),
+    entry(
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        "approval",
+        &[&["spec"], &["status", "certificate"]],
+    ),
+];
 
 /// The fields reset for writes of `kind` through `subresource` ("" for the main resource).
-///
-/// Simplification: the API server's per-kind lists also name a few metadata fields for some
-/// built-in status endpoints; only the top-level `status`/`spec` split is modelled here.
 pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
+    let gvk = &kind.gvk;
+    if let Some(e) = TABLE
+        .iter()
+        .find(|e| e.group == gvk.group && e.kind == gvk.kind && e.subresource == subresource)
+    {
+        return Set::from_paths(e.paths.iter().map(|p| Path::fields(p)));
+    }
     match subresource {
         "" if kind.has_status_subresource() => Set::from_paths([Path::fields(&["status"])]),
         "status" => Set::from_paths([Path::fields(&["spec"])]),
@@ -18,7 +136,14 @@ pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
     }
 }
 
-/// Puts back the stored value (or absence) of every field path in `reset` into `object`.
+/// The part of `reset` a create clears: only `status` (the strategies' `PrepareForCreate`);
+/// other reset fields (a CSR's `spec`) are set at creation and only go unowned.
+pub fn cleared_on_create(reset: &Set) -> Set {
+    reset.filter(&|p: &Path| p.elements().first().and_then(PathElement::as_field) == Some("status"))
+}
+
+/// Puts back the stored value (or absence) of every field path in `reset` into `object`,
+/// creating the parent maps a stored value needs.
 pub fn restore(object: &mut Value, live: &Value, reset: &Set) {
     for path in reset.paths() {
         let names: Option<Vec<&str>> = path.elements().iter().map(PathElement::as_field).collect();
@@ -29,9 +154,19 @@ pub fn restore(object: &mut Value, live: &Value, reset: &Set) {
         let stored = live.get_path(&names).cloned();
         let mut target = Some(&mut *object);
         for p in parents {
-            target = target
-                .and_then(Value::as_map_mut)
-                .and_then(|m| m.get_mut(*p));
+            target = target.and_then(Value::as_map_mut).and_then(|m| {
+                if stored.is_some() {
+                    let child = m
+                        .entry(p.to_string())
+                        .or_insert_with(|| Value::Map(Map::new()));
+                    if child.as_map_mut().is_none() {
+                        *child = Value::Map(Map::new());
+                    }
+                    Some(child)
+                } else {
+                    m.get_mut(*p)
+                }
+            });
         }
         let Some(map) = target.and_then(Value::as_map_mut) else {
             continue;
@@ -52,6 +187,140 @@ mod tests {
     use super::*;
     use crate::kube::SchemaRegistry;
     use crate::value::from_json_str;
+
+    fn paths(kind: &ResolvedKind, subresource: &str) -> Vec<Path> {
+        reset_fields(kind, subresource).sorted_paths()
+    }
+
+    fn fields(list: &[&[&str]]) -> Vec<Path> {
+        let mut v: Vec<Path> = list.iter().map(|p| Path::fields(p)).collect();
+        v.sort();
+        v
+    }
+
+    /// Values read from kubernetes `pkg/registry/apps/deployment/strategy.go` and
+    /// `pkg/registry/apps/replicaset/strategy.go`.
+    #[test]
+    fn deployment_and_replicaset_status_endpoints() {
+        let reg = SchemaRegistry::new();
+        let d = reg.resolve("apps/v1", "Deployment").unwrap();
+        assert_eq!(paths(&d, ""), fields(&[&["status"]]));
+        assert_eq!(
+            paths(&d, "status"),
+            fields(&[&["spec"], &["metadata", "labels"]])
+        );
+        let rs = reg.resolve("apps/v1", "ReplicaSet").unwrap();
+        assert_eq!(paths(&rs, "status"), fields(&[&["spec"]]));
+    }
+
+    /// `pkg/registry/core/pod/strategy.go`: the status endpoint also keeps the deletion
+    /// timestamp and owner references.
+    #[test]
+    fn pod_status_endpoint() {
+        let pod = SchemaRegistry::new().resolve("v1", "Pod").unwrap();
+        assert_eq!(paths(&pod, ""), fields(&[&["status"]]));
+        assert_eq!(
+            paths(&pod, "status"),
+            fields(&[
+                &["spec"],
+                &["metadata", "deletionTimestamp"],
+                &["metadata", "ownerReferences"],
+            ])
+        );
+    }
+
+    /// `pkg/registry/certificates/certificates/strategy.go`.
+    #[test]
+    fn certificate_signing_request_endpoints() {
+        let csr = SchemaRegistry::new()
+            .resolve("certificates.k8s.io/v1", "CertificateSigningRequest")
+            .unwrap();
+        assert_eq!(paths(&csr, ""), fields(&[&["spec"], &["status"]]));
+        assert_eq!(
+            paths(&csr, "status"),
+            fields(&[&["spec"], &["status", "conditions"]])
+        );
+        assert_eq!(
+            paths(&csr, "approval"),
+            fields(&[&["spec"], &["status", "certificate"]])
+        );
+        // A create sets the spec; only the status is cleared.
+        assert_eq!(
+            cleared_on_create(&reset_fields(&csr, "")).sorted_paths(),
+            fields(&[&["status"]])
+        );
+    }
+
+    /// `pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go` and
+    /// `pkg/registry/networking/ingress/strategy.go`: every served version alike.
+    #[test]
+    fn per_version_kinds() {
+        let reg = SchemaRegistry::new();
+        for v in ["autoscaling/v1", "autoscaling/v2"] {
+            let hpa = reg.resolve(v, "HorizontalPodAutoscaler").unwrap();
+            assert_eq!(paths(&hpa, ""), fields(&[&["status"]]));
+            assert_eq!(paths(&hpa, "status"), fields(&[&["spec"]]));
+        }
+        let ing = reg.resolve("networking.k8s.io/v1", "Ingress").unwrap();
+        assert_eq!(paths(&ing, "status"), fields(&[&["spec"]]));
+    }
+
+    /// apiextensions-apiserver `pkg/registry/customresource/status_strategy.go`: only `spec`.
+    #[test]
+    fn custom_resources_fall_back() {
+        let mut reg = SchemaRegistry::new();
+        let crd = from_json_str(
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{"name":"widgets.example.com"},
+            "spec":{"group":"example.com","scope":"Namespaced",
+            "names":{"plural":"widgets","singular":"widget","kind":"Widget"},
+            "versions":[{"name":"v1","served":true,"storage":true,
+            "subresources":{"status":{}},
+            "schema":{"openAPIV3Schema":{"type":"object","properties":{
+            "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+            "status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}}"#,
+        )
+        .unwrap();
+        reg.add_document(&crd).unwrap();
+        let w = reg.resolve("example.com/v1", "Widget").unwrap();
+        assert_eq!(paths(&w, ""), fields(&[&["status"]]));
+        assert_eq!(paths(&w, "status"), fields(&[&["spec"]]));
+    }
+
+    #[test]
+    fn restore_nested_paths() {
+        let reset = Set::from_paths([
+            Path::fields(&["spec"]),
+            Path::fields(&["status", "conditions"]),
+            Path::fields(&["metadata", "labels"]),
+        ]);
+        let live = from_json_str(
+            r#"{"metadata":{"labels":{"a":"1"}},"spec":{"x":1},
+            "status":{"conditions":[{"type":"Approved"}],"certificate":"old"}}"#,
+        )
+        .unwrap();
+        let mut new = from_json_str(
+            r#"{"metadata":{"name":"n"},"spec":{"x":2},"status":{"certificate":"new"}}"#,
+        )
+        .unwrap();
+        restore(&mut new, &live, &reset);
+        assert_eq!(
+            new,
+            from_json_str(
+                r#"{"metadata":{"name":"n","labels":{"a":"1"}},"spec":{"x":1},
+                "status":{"certificate":"new","conditions":[{"type":"Approved"}]}}"#
+            )
+            .unwrap()
+        );
+        // A stored absence removes the field; missing parents stay missing.
+        let live = from_json_str(r#"{"spec":{"x":1}}"#).unwrap();
+        let mut new = from_json_str(r#"{"spec":{"x":1},"metadata":{"labels":{"b":"2"}}}"#).unwrap();
+        restore(&mut new, &live, &reset);
+        assert_eq!(
+            new,
+            from_json_str(r#"{"spec":{"x":1},"metadata":{}}"#).unwrap()
+        );
+    }
 
     #[test]
     fn main_resource_keeps_stored_status() {

@@ -15,8 +15,9 @@
 //! - `apiVersion`, `kind` and server-set metadata are never owned;
 //! - an update body's managedFields replace the stored ones when they decode to something,
 //!   `[]` or `[{}]` stop tracking; an applied object must carry none (`must be nil`);
-//! - with `reset_fields`, `status` through the main resource (or `spec` through `status`) is
-//!   neither owned nor changed ([`super::reset`]);
+//! - with `reset_fields`, the endpoint's reset fields (`status` through the main resource,
+//!   `spec` through `status`, and the per-kind extras of [`super::reset`]) are neither owned
+//!   nor changed (a create only clears `status`);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
 //! With `defaulting`, the merged object is stored as the API server would store it (typed round
@@ -127,7 +128,7 @@ pub fn write(
     } else {
         object
     };
-    let ctx = Context::new(kind, req, now);
+    let ctx = Context::new(kind, req, now, live.is_none());
     let mut result = match req.operation {
         Operation::Apply => ctx.apply(&stored, object)?,
         Operation::Update => {
@@ -170,17 +171,30 @@ struct Context<'a> {
     api_version: String,
     converter: SingleVersion,
     reset: Set,
+    /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
+    /// update, only `status` on a create.
+    restore: Set,
     /// What a create compares against: the kind's typed zero object when the typed model is
     /// in use, else `{}`.
     empty: Value,
 }
 
 impl<'a> Context<'a> {
-    fn new(kind: &'a ResolvedKind, req: &'a WriteRequest<'a>, now: Time) -> Context<'a> {
+    fn new(
+        kind: &'a ResolvedKind,
+        req: &'a WriteRequest<'a>,
+        now: Time,
+        creating: bool,
+    ) -> Context<'a> {
         let reset = if req.reset_fields {
             reset::reset_fields(kind, req.subresource)
         } else {
             Set::new()
+        };
+        let restore = if creating {
+            reset::cleared_on_create(&reset)
+        } else {
+            reset.clone()
         };
         Context {
             kind,
@@ -189,6 +203,7 @@ impl<'a> Context<'a> {
             api_version: kind.gvk.api_version(),
             converter: SingleVersion(kind.type_ref.clone()),
             reset,
+            restore,
             empty: if req.defaulting {
                 crate::defaults::zero_object(kind)
             } else {
@@ -251,8 +266,8 @@ impl<'a> Context<'a> {
         };
         let new = without_managed_fields(body);
         let restored = |mut object: Value| {
-            if !self.reset.is_empty() {
-                reset::restore(&mut object, live, &self.reset);
+            if !self.restore.is_empty() {
+                reset::restore(&mut object, live, &self.restore);
             }
             object
         };
@@ -385,8 +400,8 @@ impl<'a> Context<'a> {
                     }
                 }
             };
-        if !self.reset.is_empty() {
-            reset::restore(&mut object, live, &self.reset);
+        if !self.restore.is_empty() {
+            reset::restore(&mut object, live, &self.restore);
         }
         if is_kubectl {
             last_applied::update_annotation(&mut object, config);
