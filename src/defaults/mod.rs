@@ -5,6 +5,7 @@
 //! Ownership never comes from here: managedFields are computed on the merged object first.
 
 pub mod fields;
+mod image;
 pub mod quantity;
 mod roundtrip;
 mod rules;
