@@ -132,7 +132,14 @@ pub fn write(
     let mut result = match req.operation {
         Operation::Apply => ctx.apply(&stored, object)?,
         Operation::Update => {
-            let base = if live.is_some() { &stored } else { &ctx.empty };
+            let empty;
+            let base = match live {
+                Some(_) => &stored,
+                None => {
+                    empty = ctx.empty();
+                    &empty
+                }
+            };
             ctx.update(live.is_some_and(has_uid), base, object)?
         }
     };
@@ -174,9 +181,6 @@ struct Context<'a> {
     /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
     /// update, only `status` on a create.
     restore: Set,
-    /// What a create compares against: the kind's typed zero object when the typed model is
-    /// in use, else `{}`.
-    empty: Value,
 }
 
 impl<'a> Context<'a> {
@@ -204,11 +208,16 @@ impl<'a> Context<'a> {
             converter: SingleVersion(kind.type_ref.clone()),
             reset,
             restore,
-            empty: if req.defaulting {
-                crate::defaults::zero_object(kind)
-            } else {
-                Value::Map(Map::new())
-            },
+        }
+    }
+
+    /// What a create compares against: the kind's typed zero object when the typed model is
+    /// in use, else `{}`. Built only for creates and first applies.
+    fn empty(&self) -> Value {
+        if self.req.defaulting {
+            crate::defaults::zero_object(self.kind)
+        } else {
+            Value::Map(Map::new())
         }
     }
 
@@ -420,7 +429,7 @@ impl<'a> Context<'a> {
     ) -> Result<(Value, Managed), Failure> {
         let live = without_managed_fields(live);
         if managed.fields.is_empty() {
-            let empty = self.empty.clone();
+            let empty = self.empty();
             let id = self.id(BEFORE_FIRST_APPLY_MANAGER, Operation::Update);
             // Attributing the existing fields is not a write: never normalized.
             self.record_update(&empty, &live, &mut managed, &id, "new", false)
