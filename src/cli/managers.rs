@@ -229,19 +229,24 @@ pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
     Ok(registry)
 }
 
+/// The sources named by `paths` (stdin when there are none), directories expanded.
+fn sources_of(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<Source>> {
+    let stdin = [PathBuf::from("-")];
+    let paths = if paths.is_empty() { &stdin[..] } else { paths };
+    let (sources, errors) = expand_paths(paths, recursive);
+    match errors.into_iter().next() {
+        Some(e) => Err(e.into()),
+        None => Ok(sources),
+    }
+}
+
 /// The text of every source of the given paths (stdin when there are none), unvalidated.
 pub(super) fn read_texts(
     paths: &[PathBuf],
     recursive: bool,
 ) -> anyhow::Result<Vec<(Source, String)>> {
-    let stdin = [PathBuf::from("-")];
-    let paths = if paths.is_empty() { &stdin[..] } else { paths };
-    let (sources, errors) = expand_paths(paths, recursive);
-    if let Some(e) = errors.into_iter().next() {
-        return Err(e.into());
-    }
     let mut out = Vec::new();
-    for source in sources {
+    for source in sources_of(paths, recursive)? {
         let text = read_source(&source, &mut std::io::stdin().lock())?;
         out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
     }
@@ -253,14 +258,8 @@ pub(super) fn read_objects(
     paths: &[PathBuf],
     recursive: bool,
 ) -> anyhow::Result<Vec<(Source, String, Vec<Object>)>> {
-    let stdin = [PathBuf::from("-")];
-    let paths = if paths.is_empty() { &stdin[..] } else { paths };
-    let (sources, errors) = expand_paths(paths, recursive);
-    if let Some(e) = errors.into_iter().next() {
-        return Err(e.into());
-    }
     let mut out = Vec::new();
-    for source in sources {
+    for source in sources_of(paths, recursive)? {
         let text = read_source(&source, &mut std::io::stdin().lock())?;
         let (objs, errors) = objects_of(&text);
         if let Some(e) = errors.into_iter().next() {

@@ -2,7 +2,9 @@
 //! merge test suite and real-object benchmarks, replayed step by step through the updater.
 //! Every step's result (error, conflicts, object, managers) is checked.
 
-use crate::support::{known_differences, report, strict_eq, vector_files};
+use crate::support::{
+    conflicts_of, known_differences, managed_matches, report, strict_eq, vector_files,
+};
 use kssa::fieldpath::{from_fields_v1, ManagedFields, Set};
 use kssa::merge::{ApplyOutcome, ConversionError, Converter, UpdateError, Updater};
 use kssa::schema::{parse_smd_schema, Schema, TypeRef, UNTYPED_DEDUCED};
@@ -247,69 +249,6 @@ fn load_schema(vector: &Value, dir: &Path, text: Option<&Value>) -> Result<Schem
         return parse_smd_schema(&text).map_err(|e| e.to_string());
     }
     Ok(Schema::new(Vec::new()))
-}
-
-fn managed_matches(actual: &ManagedFields, expected: &Value) -> Result<(), String> {
-    let empty = Map::new();
-    let expected = expected.as_map().unwrap_or(&empty);
-    let mut problems = Vec::new();
-    for (manager, want) in expected {
-        let Some(got) = actual.get(manager) else {
-            problems.push(format!("manager {manager} missing"));
-            continue;
-        };
-        let want_set = from_fields_v1(want.get("fieldsV1").unwrap_or(&Value::Null))
-            .map_err(|e| e.to_string())?;
-        if got.set != want_set {
-            problems.push(format!(
-                "manager {manager}: fields\n  got  {:?}\n  want {:?}",
-                got.set
-                    .sorted_paths()
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>(),
-                want_set
-                    .sorted_paths()
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-            ));
-        }
-        if Some(got.api_version.as_str()) != want.get("apiVersion").and_then(Value::as_str) {
-            problems.push(format!("manager {manager}: apiVersion {}", got.api_version));
-        }
-        if Some(got.applied) != want.get("applied").and_then(Value::as_bool) {
-            problems.push(format!("manager {manager}: applied {}", got.applied));
-        }
-    }
-    for manager in actual.keys() {
-        if !expected.contains_key(manager) {
-            problems.push(format!("unexpected manager {manager}"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n"))
-    }
-}
-
-fn conflicts_of(v: &Value) -> Option<Vec<(String, String)>> {
-    let list = v.as_list()?;
-    let mut out: Vec<(String, String)> = list
-        .iter()
-        .map(|c| {
-            let s = |k| {
-                c.get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            (s("manager"), s("path"))
-        })
-        .collect();
-    out.sort();
-    Some(out)
 }
 
 /// Runs one vector; `Err` says what differs.

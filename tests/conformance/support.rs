@@ -1,6 +1,7 @@
 //! Helpers shared by the conformance modules.
 
-use kssa::value::Value;
+use kssa::fieldpath::{from_fields_v1, ManagedFields};
+use kssa::value::{Map, Value};
 use std::path::{Path, PathBuf};
 
 /// The `*.json` vector files of a directory, sorted.
@@ -45,4 +46,70 @@ pub fn strict_eq(a: &Value, b: &Value) -> bool {
         (Value::Int(_), Value::Float(_)) | (Value::Float(_), Value::Int(_)) => false,
         _ => a == b,
     }
+}
+
+/// Compares the updater's managers with a vector's `managed` map (manager → apiVersion,
+/// applied, fieldsV1).
+pub fn managed_matches(actual: &ManagedFields, expected: &Value) -> Result<(), String> {
+    let empty = Map::new();
+    let expected = expected.as_map().unwrap_or(&empty);
+    let mut problems = Vec::new();
+    for (manager, want) in expected {
+        let Some(got) = actual.get(manager) else {
+            problems.push(format!("manager {manager} missing"));
+            continue;
+        };
+        let want_set = from_fields_v1(want.get("fieldsV1").unwrap_or(&Value::Null))
+            .map_err(|e| e.to_string())?;
+        if got.set != want_set {
+            problems.push(format!(
+                "manager {manager}: fields\n  got  {:?}\n  want {:?}",
+                got.set
+                    .sorted_paths()
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>(),
+                want_set
+                    .sorted_paths()
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+            ));
+        }
+        if Some(got.api_version.as_str()) != want.get("apiVersion").and_then(Value::as_str) {
+            problems.push(format!("manager {manager}: apiVersion {}", got.api_version));
+        }
+        if Some(got.applied) != want.get("applied").and_then(Value::as_bool) {
+            problems.push(format!("manager {manager}: applied {}", got.applied));
+        }
+    }
+    for manager in actual.keys() {
+        if !expected.contains_key(manager) {
+            problems.push(format!("unexpected manager {manager}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+/// A vector's expected conflicts as sorted (manager, path) pairs.
+pub fn conflicts_of(v: &Value) -> Option<Vec<(String, String)>> {
+    let list = v.as_list()?;
+    let mut out: Vec<(String, String)> = list
+        .iter()
+        .map(|c| {
+            let s = |k| {
+                c.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            (s("manager"), s("path"))
+        })
+        .collect();
+    out.sort();
+    Some(out)
 }

@@ -6,12 +6,14 @@
 //! structured error (problems only, joined as the reference joins them) and, for the pointer,
 //! accepts a member name where the pattern wants a hex address.
 
-use crate::support::{known_differences, report, strict_eq, vector_files};
-use kssa::fieldpath::{from_fields_v1, ManagedFields};
+use crate::support::{
+    conflicts_of, known_differences, managed_matches, report, strict_eq, vector_files,
+};
+use kssa::fieldpath::ManagedFields;
 use kssa::merge::{ApplyOutcome, SingleVersion, UpdateError, Updater};
 use kssa::schema::{parse_smd_schema, Schema, TypeRef};
 use kssa::typed::{Normalization, Typed, UnionErrors};
-use kssa::value::{from_json_str, Map, Value};
+use kssa::value::{from_json_str, Value};
 use std::path::{Path, PathBuf};
 
 /// The reference's text for union errors: problems without paths.
@@ -62,61 +64,6 @@ fn error_matches(got: Option<&str>, expected: &Value) -> Result<(), String> {
             "error\n  got  {got:?}\n  want {want:?} (pattern {pattern:?})"
         ))
     }
-}
-
-fn managed_matches(actual: &ManagedFields, expected: &Value) -> Result<(), String> {
-    let empty = Map::new();
-    let expected = expected.as_map().unwrap_or(&empty);
-    let mut problems = Vec::new();
-    for (manager, want) in expected {
-        let Some(got) = actual.get(manager) else {
-            problems.push(format!("manager {manager} missing"));
-            continue;
-        };
-        let want_set = from_fields_v1(want.get("fieldsV1").unwrap_or(&Value::Null))
-            .map_err(|e| e.to_string())?;
-        if got.set != want_set {
-            let paths = |s: &kssa::fieldpath::Set| -> Vec<String> {
-                s.sorted_paths().iter().map(|p| p.to_string()).collect()
-            };
-            problems.push(format!(
-                "manager {manager}: fields\n  got  {:?}\n  want {:?}",
-                paths(&got.set),
-                paths(&want_set)
-            ));
-        }
-        if Some(got.applied) != want.get("applied").and_then(Value::as_bool) {
-            problems.push(format!("manager {manager}: applied {}", got.applied));
-        }
-    }
-    for manager in actual.keys() {
-        if !expected.contains_key(manager) {
-            problems.push(format!("unexpected manager {manager}"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n"))
-    }
-}
-
-fn conflicts_of(v: &Value) -> Option<Vec<(String, String)>> {
-    let mut out: Vec<(String, String)> = v
-        .as_list()?
-        .iter()
-        .map(|c| {
-            let s = |k| {
-                c.get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            (s("manager"), s("path"))
-        })
-        .collect();
-    out.sort();
-    Some(out)
 }
 
 /// The live object and managers of an updater sequence, as SMD's test fixture keeps them.
