@@ -4,7 +4,7 @@
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
 use super::Status;
 use anyhow::Context as _;
-use kssa::io::{new_object_path, rewrite_documents, write_atomic};
+use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic};
 use kssa::kube::ResolvedKind;
 use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
@@ -75,14 +75,17 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
                 outcome,
             }),
             Err(e) => {
-                // Blame the live snapshot when it is the object that does not fit its schema.
-                let live_origin = pair.live.map(|i| &loaded.live[i].object).filter(|o| {
-                    Typed::new(&pair.resolved.schema, &pair.resolved.type_ref)
-                        .validate(&o.value, true)
-                        .is_err()
+                // Blame the live snapshot, at its first bad node, when it is the object that
+                // does not fit its schema.
+                let typed = Typed::new(&pair.resolved.schema, &pair.resolved.type_ref);
+                let blamed = pair.live.and_then(|i| {
+                    let o = &loaded.live[i].object;
+                    let errs = typed.validate(&o.value, true).err()?;
+                    let (node, anchor) = errs.0.first().map(validation_node)?;
+                    Some(o.origin.at(&node, anchor))
                 });
-                let origin = live_origin.map_or(&pair.manifest.origin, |o| &o.origin);
-                errors.push(format!("{origin}: {e}"))
+                let at = blamed.unwrap_or_else(|| pair.manifest.origin.to_string());
+                errors.push(format!("{at}: {e}"))
             }
         }
         if let Some(b) = &bar {

@@ -4,7 +4,8 @@
 
 use anyhow::Context as _;
 use kssa::io::{
-    check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
+    check_manifest, expand_paths, managed_fields_error, objects_of, read_source, validation_error,
+    InputError, Object, ObjectKey, Source,
 };
 use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
@@ -302,11 +303,7 @@ impl Loaded {
             };
             for object in objs {
                 if let Err(e) = kssa::managed::decode_managed_fields(&object.value) {
-                    errors.push(InputError::invalid(
-                        &object.origin,
-                        ".metadata.managedFields",
-                        e,
-                    ));
+                    errors.push(managed_fields_error(&object.origin, &e));
                     continue;
                 }
                 live.push(LiveObject { object, file });
@@ -359,7 +356,7 @@ impl Loaded {
                 Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
             {
                 for e in errs.0 {
-                    errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
+                    errors.push(validation_error(&manifest.origin, &e));
                 }
                 continue;
             }

@@ -2,6 +2,7 @@
 //! and `apiVersion` from the list, as in real dumps), where each came from, and their identity.
 
 use super::load::{Source, SourceText};
+use super::positions::{locate, Anchor, Position};
 use super::InputError;
 use crate::value::Value;
 use crate::yaml::Documents;
@@ -11,10 +12,13 @@ use std::sync::Arc;
 /// The file extensions read from directories, as kubectl reads them.
 pub const DEFAULT_EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
 
-/// Where an object came from.
+/// Where an object came from. Shown as `FILE:LINE:COLUMN: document N` (N from 1), with
+/// `, items[I]` for a list item; the position is found only when it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     pub source: Arc<Source>,
+    /// The source's bytes, read again for positions when a diagnostic needs one.
+    pub bytes: Arc<[u8]>,
     /// 0-based, as the YAML reader counts documents.
     pub document: usize,
     /// 1-based line where the document starts.
@@ -23,17 +27,36 @@ pub struct Origin {
     pub item: Option<usize>,
 }
 
+impl Origin {
+    /// Where a field path of this object is in its file (see [`Anchor`] for which node).
+    pub fn position(&self, path: &str, anchor: Anchor) -> Position {
+        let path = match self.item {
+            Some(i) => format!(".items[{i}]{path}"),
+            None => path.to_string(),
+        };
+        locate(&self.bytes, self.line, &path, anchor)
+    }
+
+    /// `FILE:LINE:COLUMN: document N[, items[I]]` for a node of this object.
+    pub fn at(&self, path: &str, anchor: Anchor) -> String {
+        let p = self.position(path, anchor);
+        let mut out = format!(
+            "{}:{}:{}: document {}",
+            self.source,
+            p.line,
+            p.column,
+            self.document + 1
+        );
+        if let Some(i) = self.item {
+            out.push_str(&format!(", items[{i}]"));
+        }
+        out
+    }
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: document {}, line {}",
-            self.source, self.document, self.line
-        )?;
-        if let Some(i) = self.item {
-            write!(f, ", items[{i}]")?;
-        }
-        Ok(())
+        f.write_str(&self.at("", Anchor::Value))
     }
 }
 
@@ -107,6 +130,7 @@ pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
         };
         let origin = Origin {
             source: text.source.clone(),
+            bytes: text.bytes.clone(),
             document: doc.index,
             line: doc.line,
             item: None,
@@ -122,7 +146,7 @@ pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
 /// Checks `apiVersion` and `kind`: present, non-empty strings.
 fn check_type(origin: &Origin, v: &Value) -> Result<(), InputError> {
     if !matches!(v, Value::Map(_)) {
-        return Err(InputError::invalid(
+        return Err(InputError::invalid_value(
             origin,
             "",
             format!("expected an object, got a {}", v.kind_name()),
@@ -137,21 +161,21 @@ fn check_type(origin: &Origin, v: &Value) -> Result<(), InputError> {
                 } else {
                     "apiVersion"
                 };
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     "",
                     format!("Object '{name}' is missing"),
                 ));
             }
             Some(Value::String(_)) => {
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     format!(".{field}"),
                     "must not be empty",
                 ))
             }
             Some(other) => {
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     format!(".{field}"),
                     format!("expected a string, got a {}", other.kind_name()),
@@ -217,7 +241,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
             ))
         }
         Some(other) => {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata",
                 format!("expected a map, got a {}", other.kind_name()),
@@ -236,7 +260,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
             return Err(InputError::invalid(origin, ".metadata.name", message));
         }
         Some(other) => {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata.name",
                 format!("expected a string, got a {}", other.kind_name()),
@@ -245,7 +269,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
     }
     if let Some(v) = obj.value.get_path(&["metadata", "namespace"]) {
         if !matches!(v, Value::String(_) | Value::Null) {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata.namespace",
                 format!("expected a string, got a {}", v.kind_name()),
@@ -273,7 +297,7 @@ mod tests {
     fn read(text: &str) -> (Vec<Object>, Vec<InputError>) {
         objects_of(&SourceText {
             source: Arc::new(Source::File("m.yaml".into())),
-            bytes: text.as_bytes().to_vec(),
+            bytes: text.as_bytes().into(),
         })
     }
 
@@ -288,7 +312,7 @@ mod tests {
         assert_eq!(objs[1].kind(), "Secret");
         assert_eq!(
             objs[1].origin.to_string(),
-            "m.yaml: document 0, line 1, items[1]"
+            "m.yaml:5:3: document 1, items[1]"
         );
     }
 
@@ -298,7 +322,7 @@ mod tests {
         assert_eq!(objs.len(), 1);
         assert_eq!(
             errs[0].to_string(),
-            "m.yaml: document 0, line 1: Object 'apiVersion' is missing"
+            "m.yaml:1:1: document 1: Object 'apiVersion' is missing"
         );
     }
 
@@ -308,7 +332,7 @@ mod tests {
             read("apiVersion: v1\nkind: B\nmetadata:\n  name: b\n  managedFields: []\n");
         let err = check_manifest(&objs[0]).unwrap_err().to_string();
         assert!(
-            err.starts_with("m.yaml: document 0, line 1: .metadata.managedFields: must be nil"),
+            err.starts_with("m.yaml:5:3: document 1: .metadata.managedFields: must be nil"),
             "{err}"
         );
     }

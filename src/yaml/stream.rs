@@ -23,7 +23,7 @@ enum Mode {
     /// YAML documents still to decode: (text, 1-based first line).
     Yaml {
         chunks: std::vec::IntoIter<(String, usize)>,
-        bad_separator: Option<(String, usize)>,
+        bad_separator: Option<(String, usize, usize)>,
     },
 }
 
@@ -44,11 +44,18 @@ impl Documents {
         }
     }
 
-    fn error(&mut self, kind: ErrorKind, line: usize) -> Option<Result<Document, YamlError>> {
+    /// Ends the stream with an error at a 1-based line and column.
+    fn error(
+        &mut self,
+        kind: ErrorKind,
+        line: usize,
+        column: usize,
+    ) -> Option<Result<Document, YamlError>> {
         self.done = true;
         Some(Err(YamlError {
             document: self.kept,
             line,
+            column,
             kind,
         }))
     }
@@ -89,7 +96,8 @@ impl Iterator for Documents {
                         }
                         Err(e) if *read > 1 || !e.syntax => {
                             let line = line_of(&self.text, e.offset);
-                            return self.error(ErrorKind::Json(e.message), line);
+                            let column = column_of(&self.text, e.offset);
+                            return self.error(ErrorKind::Json(e.message), line, column);
                         }
                         // Like kubectl, one JSON value followed by YAML (or JSON that is really
                         // YAML) is read on as YAML from where the JSON stopped.
@@ -101,8 +109,8 @@ impl Iterator for Documents {
                     bad_separator,
                 } => {
                     let Some((chunk, first_line)) = chunks.next() else {
-                        if let Some((found, line)) = bad_separator.take() {
-                            return self.error(ErrorKind::BadSeparator(found), line);
+                        if let Some((found, line, column)) = bad_separator.take() {
+                            return self.error(ErrorKind::BadSeparator(found), line, column);
                         }
                         self.done = true;
                         return None;
@@ -110,7 +118,9 @@ impl Iterator for Documents {
                     match first_document(chunk.as_bytes()) {
                         Ok(None) | Ok(Some((Value::Null, _))) => continue,
                         Ok(Some((value, line))) => return self.keep(value, first_line + line),
-                        Err((kind, line)) => return self.error(kind, first_line + line),
+                        Err((kind, mark)) => {
+                            return self.error(kind, first_line + mark.line, mark.column + 1)
+                        }
                     }
                 }
             }
@@ -119,7 +129,8 @@ impl Iterator for Documents {
 }
 
 /// kubectl's reader: strip a UTF-8 BOM, convert UTF-16 that has a BOM, replace invalid bytes.
-fn decode_text(bytes: &[u8]) -> String {
+/// Lines and columns of documents and errors count in this text.
+pub fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
     match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
@@ -145,6 +156,13 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// The 1-based column, in characters, of a byte offset.
+fn column_of(text: &str, offset: usize) -> usize {
+    let offset = floor_char_boundary(text, offset);
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[start..offset].chars().count() + 1
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -173,9 +191,10 @@ fn yaml_mode(text: &str, from: usize) -> Mode {
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some(after) = line.strip_prefix("---") {
-            let after = after.trim();
-            if !after.is_empty() && !after.starts_with('#') {
-                bad_separator = Some((after.to_string(), line_no));
+            let trimmed = after.trim();
+            if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                let column = 4 + after.chars().take_while(|c| c.is_whitespace()).count();
+                bad_separator = Some((trimmed.to_string(), line_no, column));
                 break;
             }
             if !buffer.is_empty() {
@@ -225,7 +244,7 @@ mod tests {
     fn rejects_content_after_separator() {
         let err = parse_stream(b"a: 1\n--- {a: 1}\n").unwrap_err();
         assert_eq!(err.kind, ErrorKind::BadSeparator("{a: 1}".into()));
-        assert_eq!(err.line, 2);
+        assert_eq!((err.line, err.column), (2, 5));
     }
 
     #[test]
@@ -245,5 +264,11 @@ mod tests {
         assert_eq!(docs[0].line, 2);
         let err = parse_stream(b"a: 1\n---\nb: [\n").unwrap_err();
         assert_eq!(err.document, 1);
+        let err = parse_stream(b"a: 1\nb: !!int x\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 4));
+        assert_eq!(
+            err.to_string(),
+            "2:4: document 1: \"x\" is a !!str and cannot be read as !!int"
+        );
     }
 }
