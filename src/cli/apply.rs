@@ -4,7 +4,7 @@
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
 use super::Status;
 use anyhow::Context as _;
-use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic};
+use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic, Anchor, Object};
 use kssa::kube::ResolvedKind;
 use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
@@ -50,6 +50,15 @@ pub enum Outcome {
         conflicts: Vec<ConflictDetail>,
         message: String,
     },
+}
+
+/// Where to point a conflict message: the manifest's first conflicting field.
+pub fn conflict_origin(manifest: &Object, conflicts: &[ConflictDetail]) -> String {
+    let path = conflicts
+        .first()
+        .map(|c| c.path.to_string())
+        .unwrap_or_default();
+    manifest.origin.at(&path, Anchor::Key)
 }
 
 /// One manifest's predicted result.
@@ -251,9 +260,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             } else {
                 without_managed_fields(object)
             }),
-            Outcome::Conflicts { message, .. } => {
+            Outcome::Conflicts {
+                message,
+                conflicts: details,
+            } => {
                 conflicts += 1;
-                eprintln!("error: {}: {message}", r.pair.manifest.origin);
+                let at = conflict_origin(&r.pair.manifest, details);
+                eprintln!("error: {at}: {message}");
             }
         }
     }

@@ -4,6 +4,7 @@
 use super::apply::{predict, Outcome};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
+use kssa::io::Anchor;
 use kssa::render::{
     is_secret_path, masked, object_file_name, render_conflicts_json, render_conflicts_text,
     value_at, ConflictItem, ConflictReport, Owner, Style,
@@ -69,15 +70,21 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             let shown = |v: Option<&Value>| v.map(|v| if hide { masked() } else { v.clone() });
             match items.iter_mut().find(|i| i.path == path) {
                 Some(i) => i.owners.push(owner),
-                None => items.push(ConflictItem {
-                    path,
-                    mine: shown(value_at(&m.value, &c.path)),
-                    live: shown(r.live.and_then(|l| value_at(l, &c.path))),
-                    owners: vec![owner],
-                }),
+                None => {
+                    let at = m.origin.position(&path, Anchor::Key);
+                    items.push(ConflictItem {
+                        path,
+                        mine: shown(value_at(&m.value, &c.path)),
+                        live: shown(r.live.and_then(|l| value_at(l, &c.path))),
+                        owners: vec![owner],
+                        line: at.line,
+                        column: at.column,
+                    })
+                }
             }
         }
         let file = m.origin.source.to_string();
+        let start = m.origin.position("", Anchor::Value);
         reports.push(ConflictReport {
             name: object_file_name(
                 m.group(),
@@ -91,7 +98,8 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             ),
             force_command: force_command(&file, &args.apply),
             file,
-            line: m.origin.line,
+            line: start.line,
+            column: start.column,
             field_manager: args.apply.field_manager.clone(),
             message: message.clone(),
             items,

@@ -1,13 +1,14 @@
 //! `kssa diff`: a unified diff per object from the live object to the predicted result, as
 //! `kubectl diff --server-side` shows it, or an external program over LIVE/MERGED directories.
 
-use super::apply::{predict, Outcome, Predicted};
+use super::apply::{conflict_origin, predict, Outcome, Predicted};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use anyhow::Context as _;
+use kssa::io::Anchor;
 use kssa::render::{
     mask_secrets, object_file_name, render_changes_json, render_github, summary_line, unified_diff,
-    ChangeKind, ObjectChange, Style, Summary,
+    ChangeKind, FieldConflict, ObjectChange, Style, Summary,
 };
 use kssa::value::Value;
 use kssa::yaml::to_yaml_string;
@@ -127,16 +128,24 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         let m = &r.pair.manifest;
         let (change, conflicts) = match &r.outcome {
             Outcome::Conflicts { conflicts, message } => {
-                eprintln!("conflict: {}: {message}", m.origin);
-                let mut paths: Vec<(String, Vec<String>)> = Vec::new();
+                eprintln!("conflict: {}: {message}", conflict_origin(m, conflicts));
+                let mut fields: Vec<FieldConflict> = Vec::new();
                 for c in conflicts {
                     let p = c.path.to_string();
-                    match paths.iter_mut().find(|(q, _)| *q == p) {
-                        Some((_, ms)) => ms.push(c.manager.clone()),
-                        None => paths.push((p, vec![c.manager.clone()])),
+                    match fields.iter_mut().find(|f| f.path == p) {
+                        Some(f) => f.managers.push(c.manager.clone()),
+                        None => {
+                            let at = m.origin.position(&p, Anchor::Key);
+                            fields.push(FieldConflict {
+                                path: p,
+                                managers: vec![c.manager.clone()],
+                                line: at.line,
+                                column: at.column,
+                            })
+                        }
                     }
                 }
-                (ChangeKind::Conflicts, paths)
+                (ChangeKind::Conflicts, fields)
             }
             Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
             Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),

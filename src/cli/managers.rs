@@ -3,7 +3,7 @@
 //! applyable manifest, or its field paths. Also the live-object reading the managedFields
 //! subcommands share.
 
-use super::apply::{predict, Outcome};
+use super::apply::{conflict_origin, predict, Outcome};
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use anyhow::Context as _;
@@ -101,8 +101,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         for p in predict(&loaded, &args.apply)? {
             match p.outcome {
                 Outcome::Applied { object, .. } => out.push(object),
-                Outcome::Conflicts { message, .. } => {
-                    eprintln!("error: {}: {message}", p.pair.manifest.origin);
+                Outcome::Conflicts { message, conflicts } => {
+                    let at = conflict_origin(&p.pair.manifest, &conflicts);
+                    eprintln!("error: {at}: {message}");
                     status = Status::Found;
                 }
             }

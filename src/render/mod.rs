@@ -15,7 +15,8 @@ pub use diff::{object_file_name, unified_diff};
 pub use mask::{is_secret_path, mask_secrets, masked};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
-    render_changes_json, render_github, summary_line, ChangeKind, ObjectChange, Summary,
+    render_changes_json, render_github, summary_line, ChangeKind, FieldConflict, ObjectChange,
+    Summary,
 };
 
 /// ANSI styling, or none.
