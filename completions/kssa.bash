@@ -107,7 +107,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,7 +191,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,7 +253,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,7 +501,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --skip-non-objects --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -559,7 +559,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__migrate__subcmd__csa)
-            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --color --help --version"
+            opts="-R -f -o -h -V --live --recursive --skip-non-objects --from --to --subresource --filename --schema --now --write --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -639,7 +639,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__strip__subcmd__managed)
-            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --color --help --version"
+            opts="-R -h -V --recursive --skip-non-objects --in-place --server-fields --manager --prefix --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

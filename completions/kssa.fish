@@ -56,6 +56,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l color -d 'When to co
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -76,6 +77,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l color -d 'When to col
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -96,6 +98,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When t
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -114,6 +117,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -127,6 +131,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l in-place -d 'Rewrite the files (atomically) instead of printing'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l prefix -d 'Match --manager names as prefixes'
@@ -146,6 +151,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l color -d 'When
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l write -d 'Update the snapshot files in place (atomically)'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s V -l version -d 'Print version'

@@ -4,8 +4,8 @@
 
 use anyhow::Context as _;
 use kssa::io::{
-    check_manifest, expand_paths, managed_fields_error, objects_of, read_source, validation_error,
-    InputError, Object, ObjectKey, Source,
+    check_manifest, managed_fields_error, read_inputs, validation_error, InputError, Object,
+    ObjectKey, ReadOptions, Source, Stdin,
 };
 use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
@@ -34,6 +34,10 @@ pub struct InputArgs {
     /// Namespace for namespaced objects that name none.
     #[arg(short = 'n', long, default_value = "default")]
     pub namespace: String,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a
+    /// notice, instead of failing on them (kustomization and Helm chart files are always skipped).
+    #[arg(long)]
+    pub skip_non_objects: bool,
 }
 
 /// The server-side apply request options, as kubectl spells them.
@@ -225,45 +229,44 @@ fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     anyhow::anyhow!("{}", lines.join("\nerror: "))
 }
 
+/// Reads some paths through `io`, collecting errors and skip notices.
 fn read_all(
     paths: &[PathBuf],
-    recursive: bool,
+    options: ReadOptions,
     errors: &mut Vec<InputError>,
-    stdin_used: &mut bool,
+    notices: &mut Vec<String>,
+    stdin: &mut Stdin,
 ) -> Vec<(Source, Vec<Object>, String)> {
-    let (sources, errs) = expand_paths(paths, recursive);
-    errors.extend(errs);
-    let mut out = Vec::new();
-    for source in sources {
-        if source == Source::Stdin {
-            if *stdin_used {
-                errors.push(InputError::Other(
-                    "stdin (`-`) can only be read once".into(),
-                ));
-                continue;
-            }
-            *stdin_used = true;
-        }
-        match read_source(&source, &mut std::io::stdin().lock()) {
-            Ok(text) => {
-                let (objs, errs) = objects_of(&text);
-                errors.extend(errs);
-                let raw = String::from_utf8_lossy(&text.bytes).into_owned();
-                out.push((source, objs, raw));
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    out
+    let inputs = read_inputs(paths, options, stdin);
+    errors.extend(inputs.errors);
+    notices.extend(inputs.notices);
+    inputs
+        .sources
+        .into_iter()
+        .map(|s| {
+            let objects = s.objects();
+            (s.source, objects, s.text)
+        })
+        .collect()
 }
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
-        let mut stdin_used = false;
+        let mut notices = Vec::new();
+        let mut stdin = Stdin::default();
         let mut registry = SchemaRegistry::new();
+        let schemas = ReadOptions {
+            recursive: true,
+            ..ReadOptions::default()
+        };
+        let objects = ReadOptions {
+            recursive: args.recursive,
+            skip_non_objects: args.skip_non_objects,
+            ..ReadOptions::default()
+        };
 
-        for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
+        for (_, objs, _) in read_all(&args.schema, schemas, &mut errors, &mut notices, &mut stdin) {
             for o in objs {
                 match registry.add_document(&o.value) {
                     Ok(_) => {}
@@ -273,9 +276,10 @@ impl Loaded {
         }
         let manifests: Vec<Object> = read_all(
             &args.filenames,
-            args.recursive,
+            objects,
             &mut errors,
-            &mut stdin_used,
+            &mut notices,
+            &mut stdin,
         )
         .into_iter()
         .flat_map(|(_, objs, _)| objs)
@@ -292,7 +296,7 @@ impl Loaded {
         let mut live = Vec::new();
         let mut live_files = Vec::new();
         for (source, objs, text) in
-            read_all(&args.live, args.recursive, &mut errors, &mut stdin_used)
+            read_all(&args.live, objects, &mut errors, &mut notices, &mut stdin)
         {
             let file = match source {
                 Source::File(path) => {
@@ -310,7 +314,6 @@ impl Loaded {
             }
         }
 
-        let mut notices = Vec::new();
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
@@ -379,7 +382,12 @@ impl Loaded {
         if !errors.is_empty() {
             return Err(input_errors(errors));
         }
-        anyhow::ensure!(!pairs.is_empty(), "no objects passed to apply");
+        // Nothing left because everything was skipped is fine (a commit of only values files);
+        // nothing at all is an error, as it is to kubectl.
+        anyhow::ensure!(
+            !pairs.is_empty() || !notices.is_empty(),
+            "no objects passed to apply"
+        );
         Ok(Loaded {
             pairs,
             live,

@@ -7,7 +7,7 @@ use super::apply::{conflict_origin, predict, Outcome};
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use anyhow::Context as _;
-use kssa::io::{expand_paths, objects_of, read_source, Object, Source};
+use kssa::io::{read_inputs, Object, ReadOptions, Source, SourceInput, Stdin};
 use kssa::kube::SchemaRegistry;
 use kssa::managed::age::parse_rfc3339;
 use kssa::managed::blame::blame;
@@ -33,6 +33,9 @@ pub struct Args {
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind).
+    #[arg(long)]
+    pub skip_non_objects: bool,
     /// CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
@@ -79,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let objects: Vec<Value> = if args.filenames.is_empty() {
         let mut paths = args.paths.clone();
         paths.extend(args.live.iter().cloned());
-        read_objects(&paths, args.recursive)?
+        read_objects(&paths, read_options(args.recursive, args.skip_non_objects))?
             .into_iter()
             .flat_map(|(_, _, objs)| objs.into_iter().map(|o| o.value))
             .collect()
@@ -92,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             live,
             schema: args.schema.clone(),
             namespace: args.namespace.clone(),
+            skip_non_objects: args.skip_non_objects,
         };
         let loaded = Loaded::load(&inputs)?;
         for n in &loaded.notices {
@@ -220,7 +224,7 @@ pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
     if paths.is_empty() {
         return Ok(registry);
     }
-    for (_, _, objs) in read_objects(paths, true)? {
+    for (_, _, objs) in read_objects(paths, read_options(true, false))? {
         for o in objs {
             registry
                 .add_document(&o.value)
@@ -230,47 +234,40 @@ pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
     Ok(registry)
 }
 
-/// The sources named by `paths` (stdin when there are none), directories expanded.
-fn sources_of(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<Source>> {
-    let stdin = [PathBuf::from("-")];
-    let paths = if paths.is_empty() { &stdin[..] } else { paths };
-    let (sources, errors) = expand_paths(paths, recursive);
-    match errors.into_iter().next() {
-        Some(e) => Err(e.into()),
-        None => Ok(sources),
+/// How to read inputs, from a command's `-R` and `--skip-non-objects`.
+pub(super) fn read_options(recursive: bool, skip_non_objects: bool) -> ReadOptions {
+    ReadOptions {
+        recursive,
+        skip_non_objects,
+        any_documents: false,
     }
 }
 
-/// The text of every source of the given paths (stdin when there are none), unvalidated.
-pub(super) fn read_texts(
+/// Every source of the given paths (stdin when there are none) through `io`: documents checked
+/// to be objects, skip notices printed; the first error stops.
+pub(super) fn read_sources(
     paths: &[PathBuf],
-    recursive: bool,
-) -> anyhow::Result<Vec<(Source, String)>> {
-    let mut out = Vec::new();
-    for source in sources_of(paths, recursive)? {
-        let text = read_source(&source, &mut std::io::stdin().lock())?;
-        out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
+    options: ReadOptions,
+) -> anyhow::Result<Vec<SourceInput>> {
+    let stdin = [PathBuf::from("-")];
+    let paths = if paths.is_empty() { &stdin[..] } else { paths };
+    let inputs = read_inputs(paths, options, &mut Stdin::default()).check()?;
+    for n in &inputs.notices {
+        eprintln!("{n}");
     }
-    Ok(out)
+    Ok(inputs.sources)
 }
 
 /// Every object of the given paths (stdin when there are none), with each source's text.
 pub(super) fn read_objects(
     paths: &[PathBuf],
-    recursive: bool,
+    options: ReadOptions,
 ) -> anyhow::Result<Vec<(Source, String, Vec<Object>)>> {
-    let mut out = Vec::new();
-    for source in sources_of(paths, recursive)? {
-        let text = read_source(&source, &mut std::io::stdin().lock())?;
-        let (objs, errors) = objects_of(&text);
-        if let Some(e) = errors.into_iter().next() {
-            return Err(e.into());
-        }
-        out.push((
-            source,
-            String::from_utf8_lossy(&text.bytes).into_owned(),
-            objs,
-        ));
-    }
-    Ok(out)
+    Ok(read_sources(paths, options)?
+        .into_iter()
+        .map(|s| {
+            let objects = s.objects();
+            (s.source, s.text, objects)
+        })
+        .collect())
 }

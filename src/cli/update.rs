@@ -3,15 +3,15 @@
 
 use super::apply::Output;
 use super::inputs::{resolve_now, StoreArgs};
-use super::managers::{read_objects, registry, text, title};
+use super::managers::{read_objects, read_options, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
+use kssa::io::{read_document, Stdin};
 use kssa::kube::ObjectRef;
 use kssa::managed::{write, Operation, WriteRequest};
 use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::value::Value;
-use kssa::yaml::parse_document;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let live: Vec<Value> = if args.live.is_empty() {
         Vec::new()
     } else {
-        read_objects(&args.live, false)?
+        read_objects(&args.live, read_options(false, false))?
             .into_iter()
             .flat_map(|(_, _, o)| o.into_iter().map(|o| o.value))
             .collect()
@@ -117,10 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(Status::Clean)
 }
 
-fn read_one(path: &PathBuf) -> anyhow::Result<Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    parse_document(&text).with_context(|| path.display().to_string())
+/// The object or patch in a file, through `io` (a patch need not be an object).
+fn read_one(path: &std::path::Path) -> anyhow::Result<Value> {
+    Ok(read_document(path, &mut Stdin::default())?)
 }
 
 /// The patched object, as the API server's patch handler computes it.

@@ -6,12 +6,19 @@ mod diagnose;
 mod load;
 mod objects;
 pub mod positions;
+mod read;
+mod skip;
 mod write;
 
 pub use diagnose::{managed_fields_error, validation_error, validation_node};
 pub use load::{expand_paths, read_source, Source, SourceText};
-pub use objects::{check_manifest, objects_of, Object, ObjectKey, Origin, DEFAULT_EXTENSIONS};
+pub use objects::{
+    check_manifest, documents_of, objects_of, Object, ObjectDocument, ObjectKey, Origin,
+    SourceRead, DEFAULT_EXTENSIONS,
+};
 pub use positions::{Anchor, Position};
+pub use read::{read_document, read_inputs, read_text, Inputs, ReadOptions, SourceInput, Stdin};
+pub use skip::{is_non_object, skipped_file};
 pub use write::{new_object_path, rewrite_documents, write_atomic};
 
 use std::fmt;

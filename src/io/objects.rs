@@ -3,6 +3,8 @@
 
 use super::load::{Source, SourceText};
 use super::positions::{locate, Anchor, Position};
+use super::read::ReadOptions;
+use super::skip::is_non_object;
 use super::InputError;
 use crate::value::Value;
 use crate::yaml::Documents;
@@ -112,16 +114,41 @@ pub struct ObjectKey {
     pub name: String,
 }
 
-/// Reads every object of a source. A document that is not an object is reported and the others
-/// are still read; a YAML error ends the file, as it ends kubectl's reader.
-pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
-    let mut objects = Vec::new();
-    let mut errors = Vec::new();
+/// One document of a source that is an object, or a `List` of objects.
+#[derive(Debug, Clone)]
+pub struct ObjectDocument {
+    pub origin: Origin,
+    pub value: Value,
+}
+
+impl ObjectDocument {
+    /// The document's objects: itself, or its list items (which take a missing `kind` and
+    /// `apiVersion` from the list).
+    pub fn into_objects(self) -> Vec<Object> {
+        split_list(self.origin, self.value).unwrap_or_default()
+    }
+}
+
+/// What reading one source found.
+#[derive(Debug, Default)]
+pub struct SourceRead {
+    pub documents: Vec<ObjectDocument>,
+    pub errors: Vec<InputError>,
+    /// One line each, `notice: …`: documents skipped as not Kubernetes objects.
+    pub notices: Vec<String>,
+}
+
+/// Reads every document of a source. A document that is not an object is reported (or, with
+/// `skip_non_objects`, skipped with a notice when it has neither `apiVersion` nor `kind`; or with
+/// `any_documents` kept) and the others are still read; a YAML error ends the file, as it ends
+/// kubectl's reader.
+pub fn documents_of(text: &SourceText, options: ReadOptions) -> SourceRead {
+    let mut read = SourceRead::default();
     for doc in Documents::new(&text.bytes) {
         let doc = match doc {
             Ok(d) => d,
             Err(error) => {
-                errors.push(InputError::Yaml {
+                read.errors.push(InputError::Yaml {
                     file: text.source.to_string(),
                     error,
                 });
@@ -135,12 +162,45 @@ pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
             line: doc.line,
             item: None,
         };
-        match split_list(origin, doc.value) {
-            Ok(objs) => objects.extend(objs),
-            Err(e) => errors.push(e),
+        if options.skip_non_objects && is_non_object(&doc.value) {
+            read.notices.push(format!(
+                "notice: {origin}: skipped: not a Kubernetes object (no apiVersion or kind)"
+            ));
+            continue;
+        }
+        let checked = match options.any_documents {
+            true => Ok(()),
+            false => check_document(&origin, &doc.value),
+        };
+        match checked {
+            Ok(()) => read.documents.push(ObjectDocument {
+                origin,
+                value: doc.value,
+            }),
+            Err(e) => read.errors.push(e),
         }
     }
-    (objects, errors)
+    read
+}
+
+/// Reads every object of a source (see [`documents_of`]), list items split out.
+pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
+    let read = documents_of(text, ReadOptions::default());
+    let objects = read
+        .documents
+        .into_iter()
+        .flat_map(ObjectDocument::into_objects)
+        .collect();
+    (objects, read.errors)
+}
+
+/// Checks a document as [`split_list`] does, keeping it whole.
+fn check_document(origin: &Origin, value: &Value) -> Result<(), InputError> {
+    check_type(origin, value)?;
+    if is_list(value) {
+        split_list(origin.clone(), value.clone())?;
+    }
+    Ok(())
 }
 
 /// Checks `apiVersion` and `kind`: present, non-empty strings.

@@ -3,5 +3,6 @@
 mod defaults;
 mod generated;
 mod golden;
+mod precommit;
 mod replay;
 mod vectors;
