@@ -2,9 +2,12 @@
 //! which schema types it ([`SchemaRegistry`]: built-ins, CRDs and other schema documents, and the
 //! deduced schema for kinds nobody describes).
 
+pub mod applyset;
 pub mod convert;
 mod object;
+pub mod prune;
 mod registry;
+pub mod selector;
 pub mod served;
 pub mod storage;
 
