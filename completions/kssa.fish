@@ -52,6 +52,10 @@ json\t''
 name\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-managed-fields -d 'Keep metadata.managedFields in the printed objects' -r -f -a "true\t''
 false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
+false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l overwrite -d 'Client-side only: with `--overwrite=false`, a patch touching fields changed live since the last apply fails as a conflict (kubectl\'s default is true)' -r -f -a "true\t''
+false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -61,6 +65,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d '
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
@@ -73,6 +79,10 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
 github\t'GitHub Actions workflow annotations'"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
+false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l overwrite -d 'Client-side only: with `--overwrite=false`, a patch touching fields changed live since the last apply fails as a conflict (kubectl\'s default is true)' -r -f -a "true\t''
+false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -83,6 +93,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d '
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-managed-fields -d 'Include metadata.managedFields in the diff'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-secrets -d 'Show Secret values instead of masking them'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l compare-modes -d 'Show, per object, where client-side and server-side apply of the manifest end differently (pruned or kept fields, silent overwrites versus conflicts, lists)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F

@@ -4,6 +4,7 @@
 //! [`schema`] the type topology, [`fieldpath`] paths and field sets, [`typed`] the operations
 //! over a value and its schema, and [`merge`] the updater (apply, update, conflicts).
 //! [`yaml`] reads and writes Kubernetes YAML, [`patch`] applies the API server's patch types.
+//! [`client_apply`] predicts `kubectl apply` without `--server-side`.
 //! [`kube`] knows kinds and their schemas, [`managed`] keeps `metadata.managedFields` by the API
 //! server's rules, [`io`] loads and matches objects, [`render`] turns results into diffs and
 //! reports, and [`replay`] runs scenario files. [`defaults`] turns a merged object into what the API
@@ -14,6 +15,7 @@
 //! one with a [`stack::DEEP_STACK_BYTES`] stack) when input is not trusted to be shallow.
 
 pub mod changes;
+pub mod client_apply;
 pub mod csa;
 pub mod defaults;
 pub mod fieldpath;

@@ -269,6 +269,12 @@ fn read_all(
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
+        Loaded::load_with(args, true)
+    }
+
+    /// `validate` false skips checking manifests against their schema, as kubectl's
+    /// client-side apply does not check them (the server does, after patching).
+    pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
         let mut registry = SchemaRegistry::new();
@@ -376,8 +382,9 @@ impl Loaded {
                 continue;
             }
             default_namespace(&mut manifest, is_namespaced, args.namespace());
-            if let Err(errs) =
-                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref)
+                .validate(&manifest.value, false)
+                .or_else(|e| if validate { Err(e) } else { Ok(()) })
             {
                 for e in errs.0 {
                     errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
