@@ -35,6 +35,7 @@ use crate::kube::{GroupVersionKind, ObjectRef, ResolvedKind};
 use crate::merge::{ApplyOutcome, Conflicts, SingleVersion, UpdateError, Updater};
 use crate::typed::Typed;
 use crate::value::{Map, Value};
+use std::borrow::Cow;
 
 pub use super::state::{ANCIENT_CHANGES_MANAGER, MAX_UPDATE_MANAGERS};
 /// The entry an object's untracked fields are given on its first apply.
@@ -115,7 +116,11 @@ pub fn write(
     let now = Time::parse(req.now).map_err(|e| WriteError::BadRequest {
         message: e.to_string(),
     })?;
-    let stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
+    let stored = match live {
+        Some(live) => Cow::Borrowed(live),
+        None => Cow::Owned(Value::Map(Map::new())),
+    };
+    let stored = stored.as_ref();
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
@@ -130,11 +135,11 @@ pub fn write(
     };
     let ctx = Context::new(kind, req, now, live.is_none());
     let mut result = match req.operation {
-        Operation::Apply => ctx.apply(&stored, object)?,
+        Operation::Apply => ctx.apply(stored, object)?,
         Operation::Update => {
             let empty;
             let base = match live {
-                Some(_) => &stored,
+                Some(_) => stored,
                 None => {
                     empty = ctx.empty();
                     &empty
@@ -144,12 +149,14 @@ pub fn write(
         }
     };
     if req.defaulting {
-        crate::defaults::store_over(&mut result, &stored, kind);
+        crate::defaults::store_over(&mut result, stored, kind);
     }
-    keep_times_of_noop(&stored, &mut result);
-    keep_managed_fields_place(&stored, &mut result);
-    let changed =
-        live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
+    let same_object = same_apart_from_managed_fields(stored, &result);
+    if same_object {
+        keep_times_of_noop(stored, &mut result);
+    }
+    keep_managed_fields_place(stored, &mut result);
+    let changed = live.is_none() || !same_object;
     let managed_fields_changed = stored.get_path(&["metadata", "managedFields"])
         != result.get_path(&["metadata", "managedFields"]);
     Ok(WriteOutcome {
@@ -570,28 +577,58 @@ fn keep_managed_fields_place(stored: &Value, result: &mut Value) {
     }
 }
 
-/// When a write changed nothing but times, the stored times stay
-/// (`IgnoreManagedFieldsTimestampsTransformer`).
-fn keep_times_of_noop(stored: &Value, result: &mut Value) {
-    if without_managed_fields(stored) != without_managed_fields(result) {
-        return;
+/// Whether two objects are equal once `metadata.managedFields` is left out of both, compared
+/// in place: copying both objects only to decide this dominated the cost of a write.
+fn same_apart_from_managed_fields(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Map(a), Value::Map(b)) => map_eq_except(a, b, None, |key, x, y| match (x, y) {
+            (Value::Map(x), Value::Map(y)) if key == "metadata" => {
+                map_eq_except(x, y, Some("managedFields"), |_, x, y| x == y)
+            }
+            _ => x == y,
+        }),
+        _ => a == b,
     }
-    let entries = |o: &Value| -> Option<Vec<Value>> {
-        let list = o.get_path(&["metadata", "managedFields"])?.as_list()?;
+}
+
+/// Map equality (as `Value`'s: entry order does not matter) with the entry `skip` left out of
+/// both sides and the values compared by `eq`.
+fn map_eq_except(
+    a: &Map,
+    b: &Map,
+    skip: Option<&str>,
+    eq: impl Fn(&str, &Value, &Value) -> bool,
+) -> bool {
+    let skipped = |k: &str| skip == Some(k);
+    let len = |m: &Map| m.len() - skip.map_or(0, |k| usize::from(m.contains_key(k)));
+    len(a) == len(b)
+        && a.iter()
+            .filter(|(k, _)| !skipped(k))
+            .all(|(k, x)| b.get(k).is_some_and(|y| eq(k, x, y)))
+}
+
+/// When a write changed nothing but times, the stored times stay
+/// (`IgnoreManagedFieldsTimestampsTransformer`). Called only when the objects apart from
+/// managedFields are equal.
+fn keep_times_of_noop(stored: &Value, result: &mut Value) {
+    fn entries(o: &Value) -> Option<&[Value]> {
         Some(
-            list.iter()
-                .map(|e| {
-                    let mut e = e.clone();
-                    if let Some(m) = e.as_map_mut() {
-                        m.shift_remove("time");
-                    }
-                    e
-                })
-                .collect(),
+            o.get_path(&["metadata", "managedFields"])?
+                .as_list()?
+                .as_slice(),
         )
+    }
+    let same_but_times = |old: &[Value], new: &[Value]| {
+        old.len() == new.len()
+            && old.iter().zip(new).all(|(x, y)| match (x, y) {
+                (Value::Map(x), Value::Map(y)) => {
+                    map_eq_except(x, y, Some("time"), |_, x, y| x == y)
+                }
+                _ => x == y,
+            })
     };
     if let (Some(old), Some(new)) = (entries(stored), entries(result)) {
-        if old == new {
+        if same_but_times(old, new) {
             let stored_fields = stored.get_path(&["metadata", "managedFields"]).cloned();
             if let (Some(v), Some(Value::Map(meta))) = (
                 stored_fields,
