@@ -275,6 +275,12 @@ mod layer {
     }
 
     pub fn run(filter: &str) {
+        if !"layer/create layer/noop-reapply layer/changing-apply layer/update layer/conflict"
+            .contains(filter)
+            && !filter.starts_with("layer")
+        {
+            return;
+        }
         let objects = objects();
         let ops: [(&str, &dyn Fn(&Object) -> bool); 5] = [
             ("layer/create", &|o| {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Engine and managedFields-layer benchmark (benches/engine.rs: the 30 smd-real cells and the five
-# layer operations over testdata/bench/kube-prometheus). With --baseline REV, also builds REV (a
-# git worktree in /tmp, with this checkout's benches/engine.rs so both run the same cases), runs
+# layer operations over testdata/bench/kube-prometheus). With --baseline REV, also builds REV (an
+# export of it in /tmp, with this checkout's benches/engine.rs so both run the same cases), runs
 # the two binaries interleaved and prints each case's median per side and the ratio
 # baseline/current (> 1: this checkout is faster), plus the geometric mean of the smd-real cells.
 # Usage: scripts/bench-engine.sh [--baseline REV] [--rounds N] [--ms MS] [FILTER]
@@ -36,8 +36,9 @@ fi
 
 rev=$(git rev-parse --short "$baseline")
 tree=/tmp/kssa-bench-$rev
-if [ ! -d "$tree" ]; then
-  git worktree add --detach "$tree" "$rev" >/dev/null
+if [ ! -f "$tree/Cargo.toml" ]; then
+  mkdir -p "$tree"
+  git archive "$rev" | tar -x -C "$tree"
 fi
 cp benches/engine.rs "$tree/benches/engine.rs"
 # Same target directory: the dependencies are built once; each checkout gets its own kssa.

@@ -298,6 +298,10 @@ impl<'a> Context<'a> {
             "new",
             true,
         )?;
+        let stored = match stored {
+            Cow::Owned(normalized) => normalized,
+            Cow::Borrowed(_) => new,
+        };
         let mut object = restored(stored);
         set_managed_fields(&mut object, &managed);
         Ok(object)
@@ -305,15 +309,15 @@ impl<'a> Context<'a> {
 
     /// The update part of the stack: the changed fields go to `id` (timed now), then the cap.
     /// Returns the object to store (`new`, with unions normalized if asked).
-    fn record_update(
+    fn record_update<'v>(
         &self,
         live: &Value,
-        new: &Value,
+        new: &'v Value,
         managed: &mut Managed,
         id: &str,
         what: &str,
         normalize: bool,
-    ) -> Result<Value, WriteError> {
+    ) -> Result<Cow<'v, Value>, WriteError> {
         let typed = self.typed();
         typed.validate(new, true).map_err(|e| WriteError::Invalid {
             message: format!(
@@ -350,7 +354,7 @@ impl<'a> Context<'a> {
                     ),
                 },
             })?;
-        let stored = updated.object.into_owned();
+        let stored = updated.object;
         managed.fields = updated.managers;
         strip_meta(managed, CURRENT_OPERATION);
         if let Some(vs) = managed.fields.remove(CURRENT_OPERATION) {
@@ -525,16 +529,24 @@ fn resets_tracking(body: &Value) -> bool {
     }
 }
 
+/// A copy of the object without `metadata.managedFields`; the entries are never copied.
 fn without_managed_fields(object: &Value) -> Value {
-    let mut o = object.clone();
-    if let Some(meta) = o
-        .as_map_mut()
-        .and_then(|m| m.get_mut("metadata"))
-        .and_then(Value::as_map_mut)
-    {
-        meta.shift_remove("managedFields");
-    }
-    o
+    let Value::Map(top) = object else {
+        return object.clone();
+    };
+    let entries = top.iter().map(|(k, v)| {
+        let v = match v {
+            Value::Map(meta) if k == "metadata" => Value::Map(
+                meta.iter()
+                    .filter(|(k, _)| *k != "managedFields")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        (k.clone(), v)
+    });
+    Value::Map(entries.collect())
 }
 
 /// Stores the encoded entries; no entries means no `managedFields` key at all.
