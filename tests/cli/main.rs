@@ -1,5 +1,6 @@
 //! The CLI test binary: one module per area, compiled together to keep build time down.
 
+mod csa_apply;
 mod defaults;
 mod generated;
 mod golden;
