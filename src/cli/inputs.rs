@@ -33,6 +33,8 @@ pub struct InputArgs {
     /// Namespace for namespaced objects that name none.
     #[arg(short = 'n', long, default_value = "default")]
     pub namespace: String,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 /// The server-side apply request options, as kubectl spells them.
@@ -260,7 +262,7 @@ impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
-        let mut registry = SchemaRegistry::new();
+        let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
 
         for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
             for o in objs {
@@ -317,6 +319,9 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
+            if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
+                errors.push(InputError::invalid(&o.origin, "", e));
+            }
             match registry.resolve(o.api_version(), o.kind()) {
                 Ok(r) => default_namespace(o, namespaced(&registry, &r), &args.namespace),
                 Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
@@ -335,6 +340,10 @@ impl Loaded {
         for mut manifest in manifests {
             if let Err(e) = check_manifest(&manifest) {
                 errors.push(e);
+                continue;
+            }
+            if let Err(e) = registry.check_in_version(manifest.api_version(), manifest.kind()) {
+                errors.push(InputError::invalid(&manifest.origin, "", e));
                 continue;
             }
             let resolved = match registry.resolve(manifest.api_version(), manifest.kind()) {
@@ -359,7 +368,12 @@ impl Loaded {
                 Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
             {
                 for e in errs.0 {
-                    errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
+                    // Which fields exist depends on the Kubernetes version: say which one.
+                    let mut message = e.message;
+                    if message == kssa::typed::FIELD_NOT_DECLARED {
+                        message.push_str(&resolved.version_note());
+                    }
+                    errors.push(InputError::invalid(&manifest.origin, &e.path, message));
                 }
                 continue;
             }

@@ -4,9 +4,11 @@
 
 mod object;
 mod registry;
+mod version;
 
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
-pub use registry::{ResolvedKind, SchemaRegistry};
+pub use registry::{NotInVersion, ResolvedKind, SchemaRegistry};
+pub use version::{KubeVersion, KubeVersionError, VersionRange};
 
 #[cfg(test)]
 mod corpus_tests;
