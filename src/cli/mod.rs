@@ -8,6 +8,7 @@ mod apply;
 mod completions;
 mod conflicts;
 mod diff;
+mod exit;
 pub mod inputs;
 mod man;
 mod managers;
