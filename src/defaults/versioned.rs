@@ -215,11 +215,28 @@ fn null_creation_timestamps(schema: &Schema, root: &TypeRef, object: &mut Value)
     walk(schema, root, object, true);
 }
 
+/// The ObjectMeta fields the Go struct declares after `creationTimestamp`.
+const AFTER_CREATION_TIMESTAMP: &[&str] = &[
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+];
+
 fn walk(schema: &Schema, tr: &TypeRef, v: &mut Value, root: bool) {
     if tr.named.as_deref() == Some(OBJECT_META) {
         if let Value::Map(meta) = v {
-            meta.entry("creationTimestamp".to_string())
-                .or_insert(Value::Null);
+            if !meta.contains_key("creationTimestamp") {
+                // Where ObjectMeta's struct order puts it: before labels and what follows.
+                let at = meta
+                    .keys()
+                    .position(|k| AFTER_CREATION_TIMESTAMP.contains(&k.as_str()))
+                    .unwrap_or(meta.len());
+                meta.shift_insert(at, "creationTimestamp".into(), Value::Null);
+            }
         }
         return;
     }

@@ -3,5 +3,6 @@
 mod defaults;
 mod generated;
 mod golden;
+mod kube_version;
 mod replay;
 mod vectors;
