@@ -1,7 +1,6 @@
 //! `kssa-schemagen`: regenerates the embedded built-in schema topologies of every embedded
 //! Kubernetes version (`src/schema/k8s-1.37.topology` + `k8s-older.topology-delta`) from the
-//! per-version definitions, and the Go field facts (`src/defaults/k8s-1.36.gofields`) from the
-//! 1.36 OpenAPI document.
+//! per-version definitions. The Go types of the typed round trip come from `kssa-gotypesgen`.
 
 use anyhow::Context;
 use std::path::PathBuf;
@@ -19,19 +18,12 @@ fn main() -> anyhow::Result<()> {
     let generated = kssa::schema::generate::generate_from_dir(&schemas)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("generating the embedded schemas")?;
-    let openapi = schemas.join("kubernetes-1.36-openapi-v2.json");
-    let document = std::fs::read_to_string(&openapi)
-        .with_context(|| format!("reading {}", openapi.display()))?;
-    let document = kssa::value::from_json_str(&document)
-        .with_context(|| format!("parsing {}", openapi.display()))?;
-    let facts = kssa::defaults::fields::generate(&document);
     for (path, text) in [
         ("src/schema/k8s-1.37.topology", &generated.topology),
         (
             "src/schema/k8s-older.topology-delta",
             &generated.topology_deltas,
         ),
-        ("src/defaults/k8s-1.36.gofields", &facts),
     ] {
         let output = root.join(path);
         std::fs::write(&output, text).with_context(|| format!("writing {}", output.display()))?;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod apply;
+mod client_side;
 mod completions;
 mod conflicts;
 mod diff;

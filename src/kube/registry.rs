@@ -4,7 +4,7 @@
 use super::object::GroupVersionKind;
 use super::version::KubeVersion;
 use crate::schema::builtin::{builtin_for, BuiltinSchemas};
-use crate::schema::crd::{crd_type_name, load_schema_document, LoadedSchemas};
+use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
 use crate::value::Value;
 use std::sync::{Arc, OnceLock};
@@ -21,6 +21,23 @@ pub struct ResolvedKind {
     pub deduced: bool,
     /// The Kubernetes version whose built-ins, defaults and round trip apply.
     pub kube_version: KubeVersion,
+    /// The other versions the object is served at (see [`super::convert`]).
+    pub versions: KindVersions,
+}
+
+/// Which versions an object of a kind is served at, and how values convert between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KindVersions {
+    /// One type serves every version (SMD YAML, OpenAPI documents, the deduced schema).
+    Single,
+    /// A Kubernetes resource: the versions of [`super::served`], converted as the API server's
+    /// scheme converts them.
+    Builtin,
+    /// A custom resource: the CRD's served versions and its conversion strategy.
+    Crd {
+        conversion: CrdConversion,
+        versions: Vec<KindInfo>,
+    },
 }
 
 impl ResolvedKind {
@@ -37,6 +54,7 @@ impl ResolvedKind {
             type_ref,
             info: None,
             deduced: true,
+            versions: KindVersions::Single,
             kube_version: KubeVersion::default(),
         }
     }
@@ -192,6 +210,13 @@ impl SchemaRegistry {
         for loaded in self.added.iter().rev() {
             if let Some(info) = loaded.kind(&gvk.group, &gvk.version, &gvk.kind) {
                 let type_ref = loaded.schema.type_ref(&info.type_name)?;
+                let versions = match &loaded.crd {
+                    Some(conversion) => KindVersions::Crd {
+                        conversion: conversion.clone(),
+                        versions: loaded.kinds.clone(),
+                    },
+                    None => KindVersions::Single,
+                };
                 return Ok(ResolvedKind {
                     gvk,
                     schema: loaded.schema.clone(),
@@ -199,6 +224,7 @@ impl SchemaRegistry {
                     info: Some(info.clone()),
                     deduced: false,
                     kube_version: self.version,
+                    versions,
                 });
             }
             if loaded.kinds.is_empty() {
@@ -214,6 +240,7 @@ impl SchemaRegistry {
                             info: None,
                             deduced: false,
                             kube_version: self.version,
+                            versions: KindVersions::Single,
                         });
                     }
                 }
@@ -231,6 +258,7 @@ impl SchemaRegistry {
                     info: Some(info.clone()),
                     deduced: false,
                     kube_version: self.version,
+                    versions: KindVersions::Builtin,
                 });
             }
         }
