@@ -119,6 +119,8 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--normalize-unions', '--normalize-unions', [CompletionResultType]::ParameterName, 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)')
             [CompletionResult]::new('--no-defaults', '--no-defaults', [CompletionResultType]::ParameterName, 'Show the raw merge: no typed round trip, no built-in or CRD defaults')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret `data`/`stringData` values instead of `***`')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)')
+            [CompletionResult]::new('--no-exit-code', '--no-exit-code', [CompletionResultType]::ParameterName, 'Exit 0 even when something would change or conflict; errors still exit 2')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -199,7 +199,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

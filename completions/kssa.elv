@@ -113,6 +113,8 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --normalize-unions 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
             cand --no-defaults 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
             cand --show-secrets 'Show Secret `data`/`stringData` values instead of `***`'
+            cand --exit-code 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
+            cand --no-exit-code 'Exit 0 even when something would change or conflict; errors still exit 2'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

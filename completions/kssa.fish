@@ -113,6 +113,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts 
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l show-secrets -d 'Show Secret `data`/`stringData` values instead of `***`'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F

@@ -10,6 +10,7 @@
 //! reports, and [`replay`] runs scenario files. [`defaults`] turns a merged object into what the API
 //! server stores (typed round trip, defaulting).
 
+pub mod changes;
 pub mod client_apply;
 pub mod csa;
 pub mod defaults;

@@ -2,6 +2,7 @@
 //! server's message, and the three ways out from the server-side apply documentation.
 
 use super::apply::{predict, Outcome};
+use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use kssa::render::{
@@ -29,6 +30,8 @@ pub struct Args {
     /// Show Secret `data`/`stringData` values instead of `***`.
     #[arg(long)]
     pub show_secrets: bool,
+    #[command(flatten)]
+    pub exit: ExitArgs,
 }
 
 fn force_command(file: &str, args: &ApplyArgs) -> String {
@@ -109,9 +112,5 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(if reports.is_empty() {
-        Status::Clean
-    } else {
-        Status::Found
-    })
+    Ok(args.exit.status(!reports.is_empty()))
 }

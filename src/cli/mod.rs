@@ -9,6 +9,7 @@ mod client_side;
 mod completions;
 mod conflicts;
 mod diff;
+mod exit;
 pub mod inputs;
 mod man;
 mod managers;

@@ -2,8 +2,11 @@
 //! which schema types it ([`SchemaRegistry`]: built-ins, CRDs and other schema documents, and the
 //! deduced schema for kinds nobody describes).
 
+pub mod applyset;
 mod object;
+pub mod prune;
 mod registry;
+pub mod selector;
 
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
 pub use registry::{ResolvedKind, SchemaRegistry};
