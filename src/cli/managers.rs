@@ -39,9 +39,9 @@ pub struct Args {
     /// CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced manifests that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced manifests that name none (default: `default`).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
     #[command(flatten)]
     pub apply: ApplyArgs,
     /// Print the object as YAML with each line's owners.
@@ -56,6 +56,8 @@ pub struct Args {
     /// The owned field paths, one per line.
     #[arg(long)]
     pub fields: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 /// What to print per object, validated once.
@@ -95,6 +97,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             live,
             schema: args.schema.clone(),
             namespace: args.namespace.clone(),
+            kube: args.kube.clone(),
+            strict_schemas: false,
             skip_non_objects: args.skip_non_objects,
         };
         let loaded = Loaded::load(&inputs)?;
@@ -115,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         out
     };
     let registry = match view {
-        View::Extract(_) => Some(registry(&args.schema)?),
+        View::Extract(_) => Some(registry(&args.schema, args.kube.kube_version)?),
         _ => None,
     };
     let subresource = args.apply.subresource.as_deref().unwrap_or("");
@@ -218,9 +222,12 @@ pub(super) fn title(object: &Value) -> String {
     }
 }
 
-/// The built-in schemas plus the given schema documents.
-pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
-    let mut registry = SchemaRegistry::new();
+/// The built-in schemas of a Kubernetes version plus the given schema documents.
+pub(super) fn registry(
+    paths: &[PathBuf],
+    version: kssa::kube::KubeVersion,
+) -> anyhow::Result<SchemaRegistry> {
+    let mut registry = SchemaRegistry::for_version(version);
     if paths.is_empty() {
         return Ok(registry);
     }

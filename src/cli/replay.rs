@@ -23,10 +23,12 @@ pub struct Args {
     /// Print one JSON report per run instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let registry = registry(&args.schemas)?;
+    let registry = registry(&args.schemas, args.kube.kube_version)?;
     let files = scenario_files(&args.paths)?;
     let mut reports = Vec::new();
     let mut stdin = Stdin::default();
@@ -38,6 +40,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             .unwrap_or("scenario");
         let scenario =
             Scenario::parse(&text, stem).with_context(|| format!("{}", file.display()))?;
+        // A scenario's `options.kubeVersion` overrides `--kube-version`.
+        let registry = match scenario.options.kube_version {
+            Some(v) => registry.with_version(v),
+            None => registry.clone(),
+        };
         reports.push((
             file.display().to_string(),
             replay::run(&scenario, &registry),

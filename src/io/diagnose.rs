@@ -25,7 +25,7 @@ pub fn validation_node(e: &ValidationError) -> (String, Anchor) {
     if let Some((index, _)) = element {
         return (format!("{}[{index}]", e.path), Anchor::Value);
     }
-    if message == "field not declared in schema" {
+    if message == crate::typed::FIELD_NOT_DECLARED {
         return (e.path.clone(), Anchor::Key);
     }
     (e.path.clone(), Anchor::Value)

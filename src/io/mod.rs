@@ -86,6 +86,14 @@ impl InputError {
         }
     }
 
+    /// Adds to the message of an [`InputError::Invalid`].
+    pub fn with_note(mut self, note: &str) -> Self {
+        if let InputError::Invalid { message, .. } = &mut self {
+            message.push_str(note);
+        }
+        self
+    }
+
     /// Points the position of an [`InputError::Invalid`] at another node.
     pub fn pointing_at(mut self, to: impl fmt::Display, to_anchor: Anchor) -> Self {
         if let InputError::Invalid { node, anchor, .. } = &mut self {
