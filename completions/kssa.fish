@@ -43,7 +43,7 @@ complete -c kssa -n "__fish_kssa_needs_command" -f -a "help" -d 'Print this mess
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -60,6 +60,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l color -d 'When to co
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -71,7 +72,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Pri
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -86,6 +87,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l color -d 'When to col
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -99,7 +101,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -s V -l version -d 'Prin
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -109,6 +111,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When t
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -120,7 +123,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l schema -d 'CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d 'Namespace for namespaced manifests that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d 'Namespace for namespaced manifests that name none (default: `default`)' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r

@@ -6,7 +6,7 @@ use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
-use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
+use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::typed::Typed;
 use kssa::value::{to_json_string_pretty, Value};
@@ -124,11 +124,18 @@ fn server_apply(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
     };
-    match write(live, manifest, kind, &req) {
-        Ok(o) => Ok(Outcome::Applied {
-            changed: o.changed || o.managed_fields_changed,
-            object: o.object,
-        }),
+    // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
+    match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
+        Ok(kubectl) => {
+            for w in &kubectl.warnings {
+                eprintln!("warning: {w}");
+            }
+            let o = kubectl.outcome;
+            Ok(Outcome::Applied {
+                changed: o.changed || o.managed_fields_changed,
+                object: o.object,
+            })
+        }
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }

@@ -5,4 +5,5 @@ mod defaults;
 mod generated;
 mod golden;
 mod replay;
+mod robustness;
 mod vectors;
