@@ -9,7 +9,7 @@ mod image;
 pub mod quantity;
 mod roundtrip;
 mod rules;
-mod structural;
+pub(crate) mod structural;
 
 use crate::kube::ResolvedKind;
 use crate::value::Value;
