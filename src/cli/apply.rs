@@ -37,6 +37,8 @@ pub struct Args {
     /// Update the live snapshot files in place; new objects go into the first --live directory.
     #[arg(long)]
     pub write: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
 }
 
 /// What the API server would do with one apply request.
@@ -96,7 +98,7 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     Ok(out)
 }
 
-fn without_managed_fields(v: &Value) -> Value {
+pub(super) fn without_managed_fields(v: &Value) -> Value {
     let mut v = v.clone();
     if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
         meta.shift_remove("managedFields");
@@ -146,7 +148,11 @@ type DocumentChange<'v> = (usize, Option<usize>, &'v Value);
 
 /// `--write`: changed live objects replace their documents; new ones go to the first
 /// directory given with --live. Everything is prepared before the first write.
-fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
+pub(super) fn write_back(
+    loaded: &Loaded,
+    results: &[Predicted],
+    args: &InputArgs,
+) -> anyhow::Result<()> {
     let mut per_file: BTreeMap<usize, Vec<DocumentChange>> = BTreeMap::new();
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
@@ -241,9 +247,13 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+    let client_side = args.mode.client_side()?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
     for n in &loaded.notices {
         eprintln!("{n}");
+    }
+    if client_side {
+        return super::client_side::run_apply(&args, &loaded);
     }
     let results = predict(&loaded, &args.apply)?;
     let mut shown = Vec::new();

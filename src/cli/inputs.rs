@@ -37,6 +37,8 @@ pub struct InputArgs {
     /// Refuse kinds no schema describes instead of using the deduced schema.
     #[arg(long)]
     pub strict_schemas: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 impl InputArgs {
@@ -269,9 +271,15 @@ fn read_all(
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
+        Loaded::load_with(args, true)
+    }
+
+    /// `validate` false skips checking manifests against their schema, as kubectl's
+    /// client-side apply does not check them (the server does, after patching).
+    pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
-        let mut registry = SchemaRegistry::new();
+        let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
 
         for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
             for o in objs {
@@ -328,6 +336,9 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
+            if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
+                errors.push(InputError::invalid(&o.origin, "", e));
+            }
             let mut key = o.key();
             match registry.resolve(o.api_version(), o.kind()) {
                 Ok(r) => {
@@ -353,6 +364,10 @@ impl Loaded {
                 errors.push(e);
                 continue;
             }
+            if let Err(e) = registry.check_in_version(manifest.api_version(), manifest.kind()) {
+                errors.push(InputError::invalid(&manifest.origin, "", e));
+                continue;
+            }
             let resolved = match registry.resolve(manifest.api_version(), manifest.kind()) {
                 Ok(r) => r,
                 Err(e) => {
@@ -376,11 +391,17 @@ impl Loaded {
                 continue;
             }
             default_namespace(&mut manifest, is_namespaced, args.namespace());
-            if let Err(errs) =
-                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref)
+                .validate(&manifest.value, false)
+                .or_else(|e| if validate { Err(e) } else { Ok(()) })
             {
                 for e in errs.0 {
-                    errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
+                    // Which fields exist depends on the Kubernetes version: say which one.
+                    let mut message = e.message;
+                    if message == kssa::typed::FIELD_NOT_DECLARED {
+                        message.push_str(&resolved.version_note());
+                    }
+                    errors.push(InputError::invalid(&manifest.origin, &e.path, message));
                 }
                 continue;
             }
@@ -448,7 +469,7 @@ fn check_namespace(o: &Object, namespaced: bool, explicit: Option<&str>) -> Resu
 fn check_kind_served(o: &Object, r: &ResolvedKind, strict: bool) -> Result<(), String> {
     served::check_api_version(o.api_version()).map_err(|e| e.to_string())?;
     if r.deduced || r.versions == KindVersions::Builtin {
-        served::check_served(&r.gvk, served::DEFAULT_RELEASE).map_err(|e| {
+        served::check_served(&r.gvk, served::Minor::of(r.kube_version)).map_err(|e| {
             format!(
                 "{e} (ensure CRDs are installed first, or pass the kind's schema with --schema)"
             )

@@ -10,9 +10,9 @@ mod hpa;
 
 use super::object::GroupVersionKind;
 use super::registry::{KindVersions, ResolvedKind};
-use super::served::{same_resource, served_versions, Minor, DEFAULT_RELEASE};
+use super::served::{same_resource, served_versions, Minor};
 use crate::merge::{ConversionError, Converter};
-use crate::schema::builtin::builtin;
+use crate::schema::builtin::builtin_for;
 use crate::schema::crd::CrdConversion;
 use crate::schema::{Schema, SchemaError, TypeRef};
 use crate::value::{Map, Value};
@@ -30,6 +30,10 @@ const IDENTICAL_VERSIONS: &[(&str, &str, &str)] = &[
     ("networking.k8s.io", "IPAddress", "v1beta1|v1"),
     ("networking.k8s.io", "ServiceCIDR", "v1beta1|v1"),
     ("storage.k8s.io", "VolumeAttributesClass", "v1beta1|v1"),
+    // Checked against the 1.31 definitions (the last release serving v1beta3). Not
+    // PriorityLevelConfiguration: its v1beta3 conversion treats a zero nominalConcurrencyShares
+    // specially (pkg/apis/flowcontrol/v1beta3/conversion.go).
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema", "v1beta3|v1"),
 ];
 
 /// How values move between two versions of a built-in resource.
@@ -88,9 +92,9 @@ pub struct VersionConverter {
 }
 
 impl VersionConverter {
-    /// The converter for objects of `kind`, for a server of the default release.
+    /// The converter for objects of `kind`, for a server of the kind's Kubernetes version.
     pub fn for_kind(kind: &ResolvedKind) -> Result<VersionConverter, SchemaError> {
-        VersionConverter::for_release(kind, DEFAULT_RELEASE)
+        VersionConverter::for_release(kind, Minor::of(kind.kube_version))
     }
 
     /// The converter for objects of `kind` on a server of `release`. The kind's own version is
@@ -108,7 +112,8 @@ impl VersionConverter {
                 kind: kind.gvk.kind.clone(),
             }),
             KindVersions::Builtin => {
-                let b = builtin();
+                // The versions' types as the server of that release has them.
+                let b = builtin_for(kind.kube_version);
                 let mut names: Vec<(String, String)> = Vec::new();
                 for row in served_versions(&kind.gvk, release) {
                     // A version the embedded schemas lack cannot be typed: as good as unserved.
