@@ -49,9 +49,6 @@ _kssa() {
             kssa,update)
                 cmd="kssa__subcmd__update"
                 ;;
-            kssa,version)
-                cmd="kssa__subcmd__version"
-                ;;
             kssa__subcmd__help,apply)
                 cmd="kssa__subcmd__help__subcmd__apply"
                 ;;
@@ -85,9 +82,6 @@ _kssa() {
             kssa__subcmd__help,update)
                 cmd="kssa__subcmd__help__subcmd__update"
                 ;;
-            kssa__subcmd__help,version)
-                cmd="kssa__subcmd__help__subcmd__version"
-                ;;
             *)
                 ;;
         esac
@@ -95,7 +89,7 @@ _kssa() {
 
     case "${cmd}" in
         kssa)
-            opts="-h -V --color --help --version apply diff conflicts managers strip-managed migrate-csa update replay completions man version help"
+            opts="-h -V --color --help --version apply diff conflicts managers strip-managed migrate-csa update replay completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -113,7 +107,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -140,10 +134,6 @@ _kssa() {
                     return 0
                     ;;
                 -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -209,7 +199,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -236,10 +226,6 @@ _kssa() {
                     return 0
                     ;;
                 -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -275,7 +261,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,10 +288,6 @@ _kssa() {
                     return 0
                     ;;
                 -n)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -349,7 +331,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__help)
-            opts="apply diff conflicts managers strip-managed migrate-csa update replay completions man version help"
+            opts="apply diff conflicts managers strip-managed migrate-csa update replay completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,20 +498,6 @@ _kssa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        kssa__subcmd__help__subcmd__version)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         kssa__subcmd__man)
             opts="-h -V --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -549,7 +517,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --kube-version --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -595,10 +563,6 @@ _kssa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --kube-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -611,7 +575,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__migrate__subcmd__csa)
-            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --kube-version --color --help --version"
+            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,10 +621,6 @@ _kssa() {
                     COMPREPLY=($(compgen -W "report yaml json" -- "${cur}"))
                     return 0
                     ;;
-                --kube-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -673,17 +633,13 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__replay)
-            opts="-h -V --schema --json --kube-version --color --help --version"
+            opts="-h -V --schema --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --schema)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -721,7 +677,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__update)
-            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --kube-version --color --help --version"
+            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,28 +723,6 @@ _kssa() {
                     COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
                     return 0
                     ;;
-                --kube-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        kssa__subcmd__version)
-            opts="-h -V --color --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -436,11 +436,16 @@ impl Loaded {
 
 /// The object's identity; a cluster-scoped object's stray `metadata.namespace` is no part of
 /// it (the API server clears it, [`kssa::kube::storage::clear_namespace`]).
+/// A resource served under two groups (core and `events.k8s.io` Events) is one object.
 fn object_key(o: &Object, namespaced: bool) -> ObjectKey {
     let mut key = o.key();
     if !namespaced {
         key.namespace.clear();
     }
+    let (group, kind) = served::stored_group_kind(&key.group, &key.kind);
+    let (group, kind) = (group.to_string(), kind.to_string());
+    key.group = group;
+    key.kind = kind;
     key
 }
 

@@ -316,6 +316,15 @@ pub fn same_resource(a: (&str, &str), b: (&str, &str)) -> bool {
             .any(|&(x, y)| (x == a && y == b) || (x == b && y == a))
 }
 
+/// The (group, kind) a resource is stored under: the first of its [`SAME_RESOURCE`] pair, so
+/// an `events.k8s.io` Event names the same object as a core Event.
+pub fn stored_group_kind<'a>(group: &'a str, kind: &'a str) -> (&'a str, &'a str) {
+    SAME_RESOURCE
+        .iter()
+        .find(|(_, other)| *other == (group, kind))
+        .map_or((group, kind), |(first, _)| *first)
+}
+
 /// The row for one group, version and kind, served or not.
 pub fn row_of(gvk: &GroupVersionKind) -> Option<&'static ServedVersion> {
     SERVED

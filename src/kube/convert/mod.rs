@@ -15,7 +15,7 @@ use crate::merge::{ConversionError, Converter};
 use crate::schema::builtin::builtin_for;
 use crate::schema::crd::CrdConversion;
 use crate::schema::{Schema, SchemaError, TypeRef};
-use crate::value::Value;
+use crate::value::{Map, Value};
 use std::sync::Arc;
 
 /// Pairs of versions of one built-in resource whose schemas are the same, so converting
@@ -87,6 +87,8 @@ pub struct VersionConverter {
     /// `apiVersion` and root type of every served version.
     versions: Vec<(String, TypeRef)>,
     rules: Rules,
+    /// The kind, for values that do not say (a typed zero object, a partial value).
+    kind: String,
 }
 
 impl VersionConverter {
@@ -107,6 +109,7 @@ impl VersionConverter {
                 schema: kind.schema.clone(),
                 versions: vec![(own, kind.type_ref.clone())],
                 rules: Rules::Single,
+                kind: kind.gvk.kind.clone(),
             }),
             KindVersions::Builtin => {
                 // The versions' types as the server of that release has them.
@@ -133,6 +136,7 @@ impl VersionConverter {
                     schema,
                     versions,
                     rules: Rules::Builtin,
+                    kind: kind.gvk.kind.clone(),
                 })
             }
             KindVersions::Crd {
@@ -152,6 +156,7 @@ impl VersionConverter {
                     })
                     .collect::<Result<_, SchemaError>>()?,
                 rules: Rules::Crd(conversion.clone()),
+                kind: kind.gvk.kind.clone(),
             }),
         }
     }
@@ -171,11 +176,12 @@ impl VersionConverter {
         matches!(self.rules, Rules::Single) || self.versions.iter().any(|(v, _)| v == api_version)
     }
 
-    fn kind_of(value: &Value) -> &str {
+    fn kind_of<'v>(&'v self, value: &'v Value) -> &'v str {
         value
             .get("kind")
             .and_then(Value::as_str)
-            .unwrap_or_default()
+            .filter(|k| !k.is_empty())
+            .unwrap_or(&self.kind)
     }
 }
 
@@ -203,7 +209,7 @@ impl Converter for VersionConverter {
         if from == to {
             return Ok(value.clone());
         }
-        let kind = Self::kind_of(value);
+        let kind = self.kind_of(value);
         let (from_gvk, to_gvk) = (
             GroupVersionKind::new(from, kind),
             GroupVersionKind::new(to, kind),
@@ -230,6 +236,28 @@ impl Converter for VersionConverter {
             },
         }
     }
+}
+
+/// A converted object's `apiVersion` and `kind`, in the order the original has them (a
+/// snapshot printed `kind` first keeps it first, so a diff shows no reordering).
+pub(crate) fn type_meta(original: &Value, api_version: &str, default_kind: &str) -> Map {
+    let kind = original
+        .get("kind")
+        .cloned()
+        .unwrap_or_else(|| Value::from(default_kind));
+    let kind_first = original
+        .as_map()
+        .and_then(|m| Some(m.get_index_of("kind")? < m.get_index_of("apiVersion")?))
+        .unwrap_or(false);
+    let mut out = Map::new();
+    if kind_first {
+        out.insert("kind".into(), kind);
+        out.insert("apiVersion".into(), Value::from(api_version));
+    } else {
+        out.insert("apiVersion".into(), Value::from(api_version));
+        out.insert("kind".into(), kind);
+    }
+    out
 }
 
 /// The value with `apiVersion` set to `api_version` (kept in place when present).
