@@ -3,6 +3,7 @@
 
 use super::apply::{predict, Outcome, Predicted};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
+use super::pipeline::{for_each_predicted, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::render::{
@@ -105,51 +106,107 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
     }
 }
 
+/// What the diff says of one object, and the conflicting paths with their managers.
+fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<(String, Vec<String>)>) {
+    match &r.outcome {
+        Outcome::Conflicts { conflicts, .. } => {
+            let mut paths: Vec<(String, Vec<String>)> = Vec::new();
+            for c in conflicts {
+                let p = c.path.to_string();
+                match paths.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, ms)) => ms.push(c.manager.clone()),
+                    None => paths.push((p, vec![c.manager.clone()])),
+                }
+            }
+            (ChangeKind::Conflicts, paths)
+        }
+        Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
+        Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
+        Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
+    }
+}
+
+/// The line on stderr that goes with an object's diff, if any: its conflicts, or the fields
+/// the server fills in.
+fn notice_of(r: &Predicted, s: &Sides, change: ChangeKind, args: &Args) -> Option<String> {
+    let m = &r.pair.manifest;
+    match (&r.outcome, args.apply.store.no_defaults, change) {
+        (Outcome::Conflicts { message, .. }, _, _) => {
+            Some(format!("conflict: {}: {message}\n", m.origin))
+        }
+        (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
+            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
+            (!filled.is_empty() && args.output == DiffOutput::Unified)
+                .then(|| format!("# server-filled: {}: {}\n", s.name, filled.join(" ")))
+        }
+        _ => None,
+    }
+}
+
+/// Unified output, object by object through the pipeline: memory does not grow with the input.
+fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
+    let mut loaded = Loaded::load_streaming(&args.inputs)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let style = Style { color };
+    let (mut out, mut err) = (Held::new(), Held::new());
+    let mut summary = Summary::default();
+    for_each_predicted(
+        &mut loaded,
+        &args.apply,
+        |r| {
+            let s = sides(r, &args);
+            let (change, _) = change_of(r, &s);
+            let notice = notice_of(r, &s, change, &args);
+            (
+                change,
+                notice,
+                unified_diff(&s.name, &s.live, &s.merged, style),
+            )
+        },
+        |(change, notice, text)| {
+            summary.count(change);
+            if let Some(line) = notice {
+                err.push(&line)?;
+            }
+            Ok(out.push(&text)?)
+        },
+    )?;
+    err.write_to(&mut std::io::stderr().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    out.write_to(&mut stdout)?;
+    stdout.flush()?;
+    eprint!("{}", summary_line(&summary));
+    Ok(if summary.has_differences() {
+        Status::Found
+    } else {
+        Status::Clean
+    })
+}
+
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
+    if program.is_none() && args.output == DiffOutput::Unified {
+        return run_streaming(args, color);
+    }
     let loaded = Loaded::load(&args.inputs)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
     let results = predict(&loaded, &args.apply)?;
     let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
-    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
         return external(program, &all);
     }
-    let style = Style {
-        color: color && args.output == DiffOutput::Unified,
-    };
-    let mut text = String::new();
     let mut changes = Vec::new();
     for (r, s) in results.iter().zip(&all) {
         let m = &r.pair.manifest;
-        let (change, conflicts) = match &r.outcome {
-            Outcome::Conflicts { conflicts, message } => {
-                eprintln!("conflict: {}: {message}", m.origin);
-                let mut paths: Vec<(String, Vec<String>)> = Vec::new();
-                for c in conflicts {
-                    let p = c.path.to_string();
-                    match paths.iter_mut().find(|(q, _)| *q == p) {
-                        Some((_, ms)) => ms.push(c.manager.clone()),
-                        None => paths.push((p, vec![c.manager.clone()])),
-                    }
-                }
-                (ChangeKind::Conflicts, paths)
-            }
-            Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
-            Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
-            Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
-        };
-        text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
-        if let (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) =
-            (&r.outcome, args.apply.store.no_defaults, &change)
-        {
-            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
-            if !filled.is_empty() && args.output == DiffOutput::Unified {
-                eprintln!("# server-filled: {}: {}", s.name, filled.join(" "));
-            }
+        let (change, conflicts) = change_of(r, s);
+        if let Some(line) = notice_of(r, s, change, &args) {
+            eprint!("{line}");
         }
         changes.push(ObjectChange {
             name: s.name.clone(),
@@ -168,10 +225,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let summary = Summary::of(&changes);
     let mut stdout = std::io::stdout().lock();
     match args.output {
-        DiffOutput::Unified => {
-            stdout.write_all(text.as_bytes())?;
-            eprint!("{}", summary_line(&summary));
-        }
+        DiffOutput::Unified => unreachable!("unified output streams unless an external diff runs"),
         DiffOutput::Json => stdout.write_all(render_changes_json(&changes).as_bytes())?,
         DiffOutput::Github => {
             stdout.write_all(render_github(&changes).as_bytes())?;

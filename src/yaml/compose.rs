@@ -45,7 +45,7 @@ struct Node {
 }
 
 #[derive(Default)]
-struct Composer {
+pub(super) struct Composer {
     anchors: HashMap<String, Anchored>,
     stack: Vec<Open>,
     decoded: u64,
@@ -55,6 +55,14 @@ struct Composer {
 /// Reads the first document of the event stream: `Ok(None)` when the stream has none.
 /// Returns the value and the 0-based line of its root node.
 pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
+    match super::fast::document(text) {
+        Some(read) => Ok(read),
+        None => first_document_libyaml(text),
+    }
+}
+
+/// [`first_document`] through libyaml's events, for any input.
+pub(crate) fn first_document_libyaml(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
     let mut reader = EventReader::new(text);
     let mut next = || {
         reader
@@ -80,7 +88,7 @@ pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Loca
 
 impl Composer {
     /// Feeds one event; returns the root once it is complete.
-    fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
+    pub(super) fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
         let node = match event {
             Event::Scalar {
                 anchor,

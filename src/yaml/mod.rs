@@ -16,6 +16,7 @@
 mod compose;
 mod emit;
 mod events;
+mod fast;
 mod json;
 mod resolve;
 mod stream;
