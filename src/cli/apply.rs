@@ -2,7 +2,7 @@
 //! `--write` updates the snapshot files. Also the apply pipeline `diff` and `conflicts` share.
 
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair};
-use super::pipeline::{for_each_predicted, Held};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
@@ -264,15 +264,13 @@ fn run_streaming(args: Args) -> anyhow::Result<Status> {
     for_each_predicted(
         &mut loaded,
         &args.apply,
-        |r| match &r.outcome {
-            Outcome::Applied { object, .. } => {
-                let shown = if args.show_managed_fields {
-                    render_objects(&[object], format)
-                } else {
-                    render_objects(&[&without_managed_fields(object)], format)
-                };
-                Ok(shown)
+        |r| match &mut r.outcome {
+            Outcome::Applied { object, .. } if args.show_managed_fields => {
+                Ok(render_objects(&[object], format))
             }
+            Outcome::Applied { object, .. } => Ok(without_managed_fields_in_place(object, |o| {
+                render_objects(&[o], format)
+            })),
             Outcome::Conflicts { message, .. } => {
                 Err(format!("error: {}: {message}\n", r.pair.manifest.origin))
             }

@@ -3,7 +3,7 @@
 
 use super::apply::{predict, Outcome, Predicted};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
-use super::pipeline::{for_each_predicted, Held};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::render::{
@@ -77,6 +77,41 @@ fn sides(r: &Predicted, args: &Args) -> Sides {
         name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
         live: live.as_ref().map(to_yaml_string).unwrap_or_default(),
         merged: merged.as_ref().map(to_yaml_string).unwrap_or_default(),
+    }
+}
+
+/// [`sides`] without copying the merged object; Secrets, which are masked, take the copying way.
+fn sides_in_place(r: &mut Predicted, args: &Args) -> Sides {
+    let is_secret = |v: &Value| v.get("kind").and_then(Value::as_str) == Some("Secret");
+    let merged_secret = matches!(&r.outcome, Outcome::Applied { object, .. } if is_secret(object));
+    if !args.show_secrets && (merged_secret || r.live.is_some_and(is_secret)) {
+        return sides(r, args);
+    }
+    let managed = args.show_managed_fields;
+    let live = r.live.map_or_else(String::new, |v| {
+        if managed || v.get_path(&["metadata", "managedFields"]).is_none() {
+            to_yaml_string(v)
+        } else {
+            to_yaml_string(&shown(v, managed))
+        }
+    });
+    let (merged, merged_value) = match &mut r.outcome {
+        Outcome::Applied { object, .. } if managed => (to_yaml_string(object), Some(&*object)),
+        Outcome::Applied { object, .. } => (
+            without_managed_fields_in_place(object, to_yaml_string),
+            Some(&*object),
+        ),
+        Outcome::Conflicts { .. } => (live.clone(), r.live),
+    };
+    let m = &r.pair.manifest;
+    let namespace = merged_value
+        .and_then(|v| v.get_path(&["metadata", "namespace"]))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Sides {
+        name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+        live,
+        merged,
     }
 }
 
@@ -156,7 +191,7 @@ fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
         &mut loaded,
         &args.apply,
         |r| {
-            let s = sides(r, &args);
+            let s = sides_in_place(r, &args);
             let (change, _) = change_of(r, &s);
             let notice = notice_of(r, &s, change, &args);
             (

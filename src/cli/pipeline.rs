@@ -4,6 +4,7 @@
 
 use super::apply::{predict_one, Predicted};
 use super::inputs::{resolve_now, ApplyArgs, Loaded, Pair};
+use kssa::value::{Map, Value};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read, Seek, Write};
 use std::sync::mpsc::{channel, sync_channel, Receiver};
@@ -23,7 +24,7 @@ fn worker_count() -> usize {
 pub fn for_each_predicted<R: Send>(
     loaded: &mut Loaded,
     args: &ApplyArgs,
-    work: impl Fn(&Predicted) -> R + Sync,
+    work: impl Fn(&mut Predicted) -> R + Sync,
     mut sink: impl FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let now = resolve_now(args.now.as_deref())?;
@@ -43,7 +44,7 @@ pub fn for_each_predicted<R: Send>(
             scope.spawn(move || loop {
                 let job = job_rx.lock().map(|rx| rx.recv());
                 let Ok(Ok((seq, pair))) = job else { break };
-                let out = predict_one(&pair, live, args, now).map(|p| work(&p));
+                let out = predict_one(&pair, live, args, now).map(|mut p| work(&mut p));
                 if done_tx.send((seq, out)).is_err() {
                     break;
                 }
@@ -95,6 +96,23 @@ pub fn for_each_predicted<R: Send>(
     result?;
     anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
     Ok(())
+}
+
+/// Calls `f` on `v` as if it had no `metadata.managedFields`, without copying it: the field is
+/// taken out for the call and put back in its place.
+pub fn without_managed_fields_in_place<R>(v: &mut Value, f: impl FnOnce(&Value) -> R) -> R {
+    fn metadata(v: &mut Value) -> Option<&mut Map> {
+        match v.as_map_mut()?.get_mut("metadata")? {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+    let taken = metadata(v).and_then(|m| m.shift_remove_full("managedFields"));
+    let out = f(v);
+    if let (Some((i, k, field)), Some(m)) = (taken, metadata(v)) {
+        m.shift_insert(i, k, field);
+    }
+    out
 }
 
 /// Puts the workers' results back into input order.

@@ -557,6 +557,45 @@ mod tests {
         }
     }
 
+    fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                yaml_files(&path, out);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every document of every YAML file in testdata/ (manifests, snapshots, scenarios, bad
+    /// input): where the fast reader takes a document, it reads what libyaml reads.
+    #[test]
+    fn agrees_with_libyaml_on_every_testdata_document() {
+        let mut files = Vec::new();
+        yaml_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+            &mut files,
+        );
+        let (mut taken, mut all) = (0, 0);
+        for file in files {
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            let (mut pos, mut line) = (0, 1);
+            while let Some(Ok((chunk, _))) =
+                super::super::stream::next_chunk(&text, &mut pos, &mut line)
+            {
+                all += 1;
+                taken += usize::from(same(&chunk));
+            }
+        }
+        assert!(all > 100 && taken * 2 > all, "{taken} of {all}");
+    }
+
     #[test]
     fn the_subset_covers_typical_manifests() {
         let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: \"nginx:1.25\"\n        ports:\n        - containerPort: 80\n        resources: {}\n        command:\n        - sh\n        - -c\n        - |\n          echo hi\n";

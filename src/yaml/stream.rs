@@ -119,7 +119,7 @@ impl Iterator for Documents {
 fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
     match bytes {
-        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => utf8(rest),
         [0xFF, 0xFE, rest @ ..] => utf16(
             rest.chunks(2)
                 .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]))
@@ -130,7 +130,15 @@ fn decode_text(bytes: &[u8]) -> String {
                 .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
                 .collect(),
         ),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
+        _ => utf8(bytes),
+    }
+}
+
+/// UTF-8 text, invalid bytes replaced; valid text (the usual case) is checked at full speed.
+fn utf8(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
@@ -164,7 +172,7 @@ fn yaml_mode(text: &str, from: usize) -> Mode {
 /// only a comment after the marker. Returns the document's text and 1-based first line, or the
 /// text after a bad separator and its line. One document at a time, so a large stream is never
 /// copied whole.
-fn next_chunk(
+pub(super) fn next_chunk(
     text: &str,
     pos: &mut usize,
     line: &mut usize,
