@@ -1,6 +1,6 @@
 //! `kssa-schemagen`: regenerates the embedded built-in schema topology
-//! (`src/schema/k8s-1.36.topology`) from the Kubernetes OpenAPI v2 document and list-key defaults,
-//! and the Go field facts next to it (`src/defaults/k8s-1.36.gofields`).
+//! (`src/schema/k8s-1.36.topology`) from the Kubernetes OpenAPI v2 document and list-key defaults.
+//! The Go types of the typed round trip come from `kssa-gotypesgen`.
 
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -36,15 +36,5 @@ fn main() -> anyhow::Result<()> {
         .context("converting the OpenAPI document")?;
     std::fs::write(&output, &text).with_context(|| format!("writing {}", output.display()))?;
     eprintln!("wrote {} ({} bytes)", output.display(), text.len());
-    let facts = output.with_extension("gofields");
-    let facts = match facts.file_name() {
-        Some(name) if output.starts_with(root.join("src/schema")) => {
-            root.join("src/defaults").join(name)
-        }
-        _ => facts,
-    };
-    let text = kssa::defaults::fields::generate(&document);
-    std::fs::write(&facts, &text).with_context(|| format!("writing {}", facts.display()))?;
-    eprintln!("wrote {} ({} bytes)", facts.display(), text.len());
     Ok(())
 }

@@ -7,7 +7,7 @@ use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
-use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
+use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::typed::Typed;
 use kssa::value::{to_json_string_pretty, Value};
@@ -38,6 +38,8 @@ pub struct Args {
     /// Update the live snapshot files in place; new objects go into the first --live directory.
     #[arg(long)]
     pub write: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
 }
 
 /// What the API server would do with one apply request.
@@ -68,7 +70,12 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     let mut out = Vec::with_capacity(loaded.pairs.len());
     let mut errors = Vec::new();
     for pair in &loaded.pairs {
-        match predict_one(pair, &loaded.live, args, &now) {
+        let mut warnings = Vec::new();
+        let predicted = predict_one(pair, &loaded.live, args, &now, &mut warnings);
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        match predicted {
             Ok(p) => out.push(p),
             Err(e) => errors.push(e),
         }
@@ -83,15 +90,23 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     Ok(out)
 }
 
-/// One apply request; an error names the input to blame.
+/// One apply request; an error names the input to blame. kubectl's warnings go to `warnings`.
 pub fn predict_one<'a>(
     pair: &'a Pair,
     live_objects: &'a [LiveObject],
     args: &ApplyArgs,
     now: &str,
+    warnings: &mut Vec<String>,
 ) -> Result<Predicted<'a>, String> {
     let live = pair.live.map(|i| &live_objects[i].object.value);
-    match server_apply(live, &pair.manifest.value, &pair.resolved, args, now) {
+    match server_apply(
+        live,
+        &pair.manifest.value,
+        &pair.resolved,
+        args,
+        now,
+        warnings,
+    ) {
         Ok(outcome) => Ok(Predicted {
             pair,
             live,
@@ -110,7 +125,7 @@ pub fn predict_one<'a>(
     }
 }
 
-fn without_managed_fields(v: &Value) -> Value {
+pub(super) fn without_managed_fields(v: &Value) -> Value {
     let mut v = v.clone();
     if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
         meta.shift_remove("managedFields");
@@ -125,6 +140,7 @@ fn server_apply(
     kind: &ResolvedKind,
     args: &ApplyArgs,
     now: &str,
+    warnings: &mut Vec<String>,
 ) -> Result<Outcome, WriteError> {
     let req = WriteRequest {
         operation: Operation::Apply,
@@ -136,11 +152,16 @@ fn server_apply(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
     };
-    match write(live, manifest, kind, &req) {
-        Ok(o) => Ok(Outcome::Applied {
-            changed: o.changed || o.managed_fields_changed,
-            object: o.object,
-        }),
+    // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
+    match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
+        Ok(kubectl) => {
+            warnings.extend(kubectl.warnings);
+            let o = kubectl.outcome;
+            Ok(Outcome::Applied {
+                changed: o.changed || o.managed_fields_changed,
+                object: o.object,
+            })
+        }
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }
@@ -153,7 +174,11 @@ type DocumentChange<'v> = (usize, Option<usize>, &'v Value);
 
 /// `--write`: changed live objects replace their documents; new ones go to the first
 /// directory given with --live. Everything is prepared before the first write.
-fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
+pub(super) fn write_back(
+    loaded: &Loaded,
+    results: &[Predicted],
+    args: &InputArgs,
+) -> anyhow::Result<()> {
     let mut per_file: BTreeMap<usize, Vec<DocumentChange>> = BTreeMap::new();
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
@@ -304,12 +329,16 @@ fn run_streaming(args: Args) -> anyhow::Result<Status> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    if !args.write && args.output != Output::Json {
+    let client_side = args.mode.client_side()?;
+    if !client_side && !args.write && args.output != Output::Json {
         return run_streaming(args);
     }
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
     for n in &loaded.notices {
         eprintln!("{n}");
+    }
+    if client_side {
+        return super::client_side::run_apply(&args, &loaded);
     }
     let results = predict(&loaded, &args.apply)?;
     let mut shown = Vec::new();

@@ -39,6 +39,12 @@ pub struct Args {
     /// Show Secret values instead of masking them.
     #[arg(long)]
     pub show_secrets: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
+    /// Show, per object, where client-side and server-side apply of the manifest end
+    /// differently (pruned or kept fields, silent overwrites versus conflicts, lists).
+    #[arg(long, conflicts_with_all = ["client_side", "server_side", "show_patch"])]
+    pub compare_modes: bool,
 }
 
 /// The LIVE and MERGED texts of one object, masked and trimmed as shown.
@@ -221,25 +227,40 @@ fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    if args.compare_modes {
+        return super::client_side::run_compare(&args);
+    }
+    let client_side = args.mode.client_side()?;
     let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
-    if program.is_none() && args.output == DiffOutput::Unified {
+    if !client_side && program.is_none() && args.output == DiffOutput::Unified {
         return run_streaming(args, color);
     }
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
-    let results = predict(&loaded, &args.apply)?;
+    let results = if client_side {
+        super::client_side::predict_for_diff(&loaded, &args.apply, &args.mode)?
+    } else {
+        predict(&loaded, &args.apply)?
+    };
     let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
         return external(program, &all);
     }
+    let style = Style {
+        color: color && args.output == DiffOutput::Unified,
+    };
+    let mut text = String::new();
     let mut changes = Vec::new();
     for (r, s) in results.iter().zip(&all) {
         let m = &r.pair.manifest;
         let (change, conflicts) = change_of(r, s);
+        if args.output == DiffOutput::Unified {
+            text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
+        }
         if let Some(line) = notice_of(r, s, change, &args) {
             eprint!("{line}");
         }
@@ -260,7 +281,10 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let summary = Summary::of(&changes);
     let mut stdout = std::io::stdout().lock();
     match args.output {
-        DiffOutput::Unified => unreachable!("unified output streams unless an external diff runs"),
+        DiffOutput::Unified => {
+            stdout.write_all(text.as_bytes())?;
+            eprint!("{}", summary_line(&summary));
+        }
         DiffOutput::Json => stdout.write_all(render_changes_json(&changes).as_bytes())?,
         DiffOutput::Github => {
             stdout.write_all(render_github(&changes).as_bytes())?;

@@ -7,7 +7,7 @@ use kssa::io::{
     check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
     SourceText,
 };
-use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
+use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -31,9 +31,20 @@ pub struct InputArgs {
     /// CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced objects that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced objects that name none (default: `default`). Given
+    /// explicitly, a namespaced manifest naming another namespace is refused, as kubectl does.
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Refuse kinds no schema describes instead of using the deduced schema.
+    #[arg(long)]
+    pub strict_schemas: bool,
+}
+
+impl InputArgs {
+    /// The namespace given with `-n`, else `default`.
+    pub fn namespace(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("default")
+    }
 }
 
 /// The server-side apply request options, as kubectl spells them.
@@ -230,7 +241,7 @@ struct Deferred {
     texts: Vec<SourceText>,
     registry: SchemaRegistry,
     live_index: HashMap<ObjectKey, usize>,
-    namespace: String,
+    args: InputArgs,
 }
 
 /// Manifests above this many bytes are checked first and read again object by object while
@@ -298,37 +309,43 @@ fn is_crd(o: &Object) -> bool {
 struct PairMaker<'r> {
     registry: &'r SchemaRegistry,
     live_index: &'r HashMap<ObjectKey, usize>,
-    namespace: &'r str,
+    args: &'r InputArgs,
+    validate: bool,
 }
 
 impl PairMaker<'_> {
     /// Checks a manifest, resolves its schema, fills in its namespace and finds its live
-    /// object; a deduced schema's notice goes to `notices` unless `checked`.
+    /// object; a deduced schema's notice goes to `notices` unless `checked`. Returns the pair
+    /// and the object's identity.
     fn pair(
         &self,
         mut manifest: Object,
         checked: bool,
         notices: &mut Vec<String>,
-    ) -> Result<Pair, Vec<InputError>> {
+    ) -> Result<(Pair, ObjectKey), Vec<InputError>> {
+        let invalid = |m: &Object, e: String| vec![InputError::invalid(&m.origin, "", e)];
         if !checked {
             check_manifest(&manifest).map_err(|e| vec![e])?;
         }
         let resolved = self
             .registry
             .resolve(manifest.api_version(), manifest.kind())
-            .map_err(|e| vec![InputError::invalid(&manifest.origin, "", e)])?;
-        if let (Some(notice), false) = (resolved.deduced_notice(), checked) {
-            let notice = format!("notice: {notice}");
-            if !notices.contains(&notice) {
-                notices.push(notice);
-            }
-        }
-        default_namespace(
-            &mut manifest,
-            namespaced(self.registry, &resolved),
-            self.namespace,
-        );
+            .map_err(|e| invalid(&manifest, e.to_string()))?;
+        let is_namespaced = namespaced(self.registry, &resolved);
         if !checked {
+            check_kind_served(&manifest, &resolved, self.args.strict_schemas)
+                .map_err(|e| invalid(&manifest, e))?;
+            if let Some(notice) = resolved.deduced_notice() {
+                let notice = format!("notice: {notice}");
+                if !notices.contains(&notice) {
+                    notices.push(notice);
+                }
+            }
+            check_namespace(&manifest, is_namespaced, self.args.namespace.as_deref())
+                .map_err(|e| invalid(&manifest, e))?;
+        }
+        default_namespace(&mut manifest, is_namespaced, self.args.namespace());
+        if !checked && self.validate {
             if let Err(errs) =
                 Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
             {
@@ -339,28 +356,36 @@ impl PairMaker<'_> {
                     .collect());
             }
         }
-        let live = self.live_index.get(&manifest.key()).copied();
-        Ok(Pair {
+        let key = object_key(&manifest, is_namespaced);
+        let live = self.live_index.get(&key).copied();
+        let pair = Pair {
             manifest,
             resolved,
             live,
-        })
+        };
+        Ok((pair, key))
     }
 }
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Self::load_with(args, false)
+        Loaded::load_with(args, true)
+    }
+
+    /// `validate` false skips checking manifests against their schema, as kubectl's
+    /// client-side apply does not check them (the server does, after patching).
+    pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, validate, false)
     }
 
     /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
     /// that large manifests need not be kept.
     pub fn load_streaming(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Self::load_with(args, true)
+        Self::read(args, true, true)
     }
 
     /// Reads everything; `may_defer` allows not keeping large manifests (see [`KEEP_LIMIT`]).
-    fn load_with(args: &InputArgs, may_defer: bool) -> anyhow::Result<Loaded> {
+    fn read(args: &InputArgs, validate: bool, may_defer: bool) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
         let mut registry = SchemaRegistry::new();
@@ -448,11 +473,16 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
+            let mut key = o.key();
             match registry.resolve(o.api_version(), o.kind()) {
-                Ok(r) => default_namespace(o, namespaced(&registry, &r), &args.namespace),
+                Ok(r) => {
+                    let namespaced = namespaced(&registry, &r);
+                    default_namespace(o, namespaced, args.namespace());
+                    key = object_key(o, namespaced);
+                }
                 Err(e) => live_errors.push(InputError::invalid(&o.origin, "", e)),
             }
-            if index.insert(o.key(), i).is_some() {
+            if index.insert(key, i).is_some() {
                 live_errors.push(InputError::invalid(
                     &o.origin,
                     "",
@@ -463,7 +493,8 @@ impl Loaded {
         let maker = PairMaker {
             registry: &registry,
             live_index: &index,
-            namespace: &args.namespace,
+            args,
+            validate,
         };
         let mut notices = Vec::new();
         let mut pairs = Vec::new();
@@ -473,12 +504,12 @@ impl Loaded {
         let mut crd_seen = false;
         let mut take = |manifest: Object, pair_errors: &mut Vec<InputError>| {
             crd_seen |= defer && is_crd(&manifest);
-            let pair = match maker.pair(manifest, false, &mut notices) {
+            let (pair, key) = match maker.pair(manifest, false, &mut notices) {
                 Ok(p) => p,
                 Err(errs) => return pair_errors.extend(errs),
             };
             let manifest = &pair.manifest;
-            if let Some(first) = seen.insert(manifest.key(), manifest.origin.to_string()) {
+            if let Some(first) = seen.insert(key, manifest.origin.to_string()) {
                 pair_errors.push(InputError::invalid(
                     &manifest.origin,
                     "",
@@ -506,7 +537,7 @@ impl Loaded {
         }
         if crd_seen {
             // A CRD spelled so that the byte search missed it: read everything the usual way.
-            return Self::load_with(args, false);
+            return Self::read(args, validate, false);
         }
         errors.extend(source_errors.into_iter().flatten());
         errors.extend(crd_errors);
@@ -520,7 +551,7 @@ impl Loaded {
             texts,
             registry,
             live_index: index,
-            namespace: args.namespace.clone(),
+            args: args.clone(),
         });
         Ok(Loaded {
             pairs,
@@ -544,7 +575,8 @@ impl Loaded {
         let maker = PairMaker {
             registry: &d.registry,
             live_index: &d.live_index,
-            namespace: &d.namespace,
+            args: &d.args,
+            validate: true,
         };
         let mut result = Ok(());
         for text in &d.texts {
@@ -555,6 +587,7 @@ impl Loaded {
                 result = o
                     .map_err(|e| vec![e])
                     .and_then(|o| maker.pair(o, true, &mut Vec::new()))
+                    .map(|(pair, _)| pair)
                     .map_err(input_errors)
                     .and_then(&mut f);
             });
@@ -564,6 +597,52 @@ impl Loaded {
         }
         result
     }
+}
+
+/// The object's identity; a cluster-scoped object's stray `metadata.namespace` is no part of
+/// it (the API server clears it, [`kssa::kube::storage::clear_namespace`]).
+fn object_key(o: &Object, namespaced: bool) -> ObjectKey {
+    let mut key = o.key();
+    if !namespaced {
+        key.namespace.clear();
+    }
+    key
+}
+
+/// kubectl's check of a namespaced object against an explicit `-n` (cli-runtime
+/// pkg/resource/visitor.go `RequireNamespace`, with its exact message).
+fn check_namespace(o: &Object, namespaced: bool, explicit: Option<&str>) -> Result<(), String> {
+    match explicit {
+        Some(ns) if namespaced && !o.namespace().is_empty() && o.namespace() != ns => Err(format!(
+            "the namespace from the provided object {:?} does not match the namespace {ns:?}. \
+             You must pass '--namespace={}' to perform this operation.",
+            o.namespace(),
+            o.namespace()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// kubectl's RESTMapper refuses kinds and versions a built-in group does not serve; with
+/// `--strict-schemas` a kind no schema describes is refused too. Kinds the user described
+/// (CRDs, schema files) are always served.
+fn check_kind_served(o: &Object, r: &ResolvedKind, strict: bool) -> Result<(), String> {
+    served::check_api_version(o.api_version()).map_err(|e| e.to_string())?;
+    if r.deduced || r.versions == KindVersions::Builtin {
+        served::check_served(&r.gvk, served::DEFAULT_RELEASE).map_err(|e| {
+            format!(
+                "{e} (ensure CRDs are installed first, or pass the kind's schema with --schema)"
+            )
+        })?;
+    }
+    if strict && r.deduced {
+        return Err(format!(
+            "no schema for {} and --strict-schemas is set: pass its CRD or OpenAPI document \
+             with --schema",
+            r.gvk
+        ));
+    }
+    Ok(())
 }
 
 /// Fills in the namespace of a namespaced object that names none.

@@ -35,7 +35,9 @@ pub fn for_each_predicted<R: Send>(
     let window = workers * WINDOW_PER_WORKER;
     let (job_tx, job_rx) = sync_channel::<(usize, Pair)>(workers * 2);
     let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = channel::<(usize, Result<R, String>)>();
+    type Done<R> = (usize, Vec<String>, Result<R, String>);
+    let (done_tx, done_rx) = channel::<Done<R>>();
+    let mut warnings = Held::new();
     let mut errors = Vec::new();
     let result: anyhow::Result<()> = std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -44,8 +46,10 @@ pub fn for_each_predicted<R: Send>(
             scope.spawn(move || loop {
                 let job = job_rx.lock().map(|rx| rx.recv());
                 let Ok(Ok((seq, pair))) = job else { break };
-                let out = predict_one(&pair, live, args, now).map(|mut p| work(&mut p));
-                if done_tx.send((seq, out)).is_err() {
+                let mut warned = Vec::new();
+                let out =
+                    predict_one(&pair, live, args, now, &mut warned).map(|mut p| work(&mut p));
+                if done_tx.send((seq, warned, out)).is_err() {
                     break;
                 }
             });
@@ -56,9 +60,12 @@ pub fn for_each_predicted<R: Send>(
             held: BTreeMap::new(),
             next: 0,
         };
-        let mut emit = |out: Result<R, String>| -> anyhow::Result<()> {
+        let mut emit = |(warned, out): (Vec<String>, Result<R, String>)| -> anyhow::Result<()> {
             if let Some(b) = &bar {
                 b.inc(1);
+            }
+            for w in warned {
+                warnings.push(&format!("warning: {w}\n"))?;
             }
             match out {
                 Ok(r) => sink(r),
@@ -93,6 +100,8 @@ pub fn for_each_predicted<R: Send>(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // kubectl's warnings come first, as they do when every object is applied before printing.
+    warnings.write_to(&mut std::io::stderr().lock())?;
     result?;
     anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
     Ok(())
@@ -117,16 +126,16 @@ pub fn without_managed_fields_in_place<R>(v: &mut Value, f: impl FnOnce(&Value) 
 
 /// Puts the workers' results back into input order.
 struct InOrder<'a, R> {
-    rx: &'a Receiver<(usize, Result<R, String>)>,
-    held: BTreeMap<usize, Result<R, String>>,
+    rx: &'a Receiver<(usize, Vec<String>, Result<R, String>)>,
+    held: BTreeMap<usize, (Vec<String>, Result<R, String>)>,
     next: usize,
 }
 
 impl<R> InOrder<'_, R> {
     /// The next result in order if it is already done.
-    fn ready(&mut self) -> Option<Result<R, String>> {
-        while let Ok((seq, out)) = self.rx.try_recv() {
-            self.held.insert(seq, out);
+    fn ready(&mut self) -> Option<(Vec<String>, Result<R, String>)> {
+        while let Ok((seq, warned, out)) = self.rx.try_recv() {
+            self.held.insert(seq, (warned, out));
         }
         let out = self.held.remove(&self.next)?;
         self.next += 1;
@@ -134,16 +143,16 @@ impl<R> InOrder<'_, R> {
     }
 
     /// The next result in order, waiting for it.
-    fn wait(&mut self) -> anyhow::Result<Result<R, String>> {
+    fn wait(&mut self) -> anyhow::Result<(Vec<String>, Result<R, String>)> {
         loop {
             if let Some(out) = self.ready() {
                 return Ok(out);
             }
-            let (seq, out) = self
+            let (seq, warned, out) = self
                 .rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
-            self.held.insert(seq, out);
+            self.held.insert(seq, (warned, out));
         }
     }
 }

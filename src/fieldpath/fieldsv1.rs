@@ -49,7 +49,12 @@ pub fn parse_element_key(key: &str) -> Result<PathElement, FieldsV1Error> {
         key: key.to_string(),
         reason,
     };
-    let (prefix, rest) = key.split_at(key.len().min(2));
+    // The prefix is two ASCII bytes; a key whose second byte is inside a multi-byte character
+    // has no valid prefix (slicing there would split the character).
+    let (prefix, rest) = match (key.get(..2), key.get(2..)) {
+        (Some(prefix), Some(rest)) => (prefix, rest),
+        _ => ("", key),
+    };
     match prefix {
         "f:" => Ok(PathElement::Field(rest.to_string())),
         "v:" => from_json_str(rest)
@@ -192,6 +197,19 @@ mod tests {
     #[test]
     fn rejects_unknown_prefixes() {
         assert!(from_fields_v1_str(r#"{"x:a":{}}"#).is_err());
+    }
+
+    #[test]
+    fn rejects_a_multi_byte_character_where_the_prefix_ends() {
+        for text in [r#"{"fƟ":{}}"#, r#"{"Ɵ":{}}"#, r#"{"f":{}}"#, r#"{"":{}}"#] {
+            assert!(
+                matches!(
+                    from_fields_v1_str(text),
+                    Err(FieldsV1Error::UnknownElement(_))
+                ),
+                "{text}"
+            );
+        }
     }
 }
 

@@ -17,6 +17,7 @@ mod compose;
 mod emit;
 mod events;
 mod fast;
+mod go_quote;
 mod json;
 mod resolve;
 mod stream;
