@@ -375,17 +375,22 @@ impl Loaded {
     /// `validate` false skips checking manifests against their schema, as kubectl's
     /// client-side apply does not check them (the server does, after patching).
     pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
-        Self::read(args, validate, false)
+        Self::read(args, validate, None)
     }
 
     /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
     /// that large manifests need not be kept.
     pub fn load_streaming(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Self::read(args, true, true)
+        Self::read(args, true, Some(KEEP_LIMIT))
     }
 
-    /// Reads everything; `may_defer` allows not keeping large manifests (see [`KEEP_LIMIT`]).
-    fn read(args: &InputArgs, validate: bool, may_defer: bool) -> anyhow::Result<Loaded> {
+    /// Reads everything; manifests larger than `defer_above` bytes are not kept (see
+    /// [`KEEP_LIMIT`]).
+    fn read(
+        args: &InputArgs,
+        validate: bool,
+        defer_above: Option<usize>,
+    ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
         let mut registry = SchemaRegistry::new();
@@ -409,8 +414,7 @@ impl Loaded {
         let size: usize = slots.iter().flatten().map(|t| t.bytes.len()).sum();
         // Objects may only be checked one source at a time when no manifest defines a CRD
         // that an earlier one would need.
-        let defer = may_defer
-            && size > KEEP_LIMIT
+        let defer = defer_above.is_some_and(|limit| size > limit)
             && !slots.iter().flatten().any(|t| {
                 t.bytes
                     .windows(b"CustomResourceDefinition".len())
@@ -537,7 +541,7 @@ impl Loaded {
         }
         if crd_seen {
             // A CRD spelled so that the byte search missed it: read everything the usual way.
-            return Self::read(args, validate, false);
+            return Self::read(args, validate, None);
         }
         errors.extend(source_errors.into_iter().flatten());
         errors.extend(crd_errors);
@@ -658,6 +662,80 @@ fn default_namespace(o: &mut Object, namespaced: bool, namespace: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(filenames: &[&std::path::Path], live: &[&str]) -> InputArgs {
+        InputArgs {
+            filenames: filenames.iter().map(|p| p.to_path_buf()).collect(),
+            recursive: false,
+            live: live.iter().map(PathBuf::from).collect(),
+            schema: Vec::new(),
+            namespace: None,
+            strict_schemas: false,
+        }
+    }
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Manifests read again one document at a time pair up exactly as kept ones do.
+    #[test]
+    fn deferred_manifests_pair_as_kept_ones() {
+        let (manifests, live) = (
+            root().join("examples/manifests"),
+            root().join("examples/live"),
+        );
+        let a = args(&[&manifests], &[live.to_str().unwrap()]);
+        let kept = Loaded::load(&a).unwrap();
+        let mut deferred = Loaded::read(&a, true, Some(0)).unwrap();
+        assert!(deferred.pairs.is_empty() && deferred.deferred.is_some());
+        assert_eq!(
+            (deferred.count, &deferred.notices),
+            (kept.count, &kept.notices)
+        );
+        let mut again = Vec::new();
+        deferred.each_pair(|p| Ok(again.push(p))).unwrap();
+        assert_eq!(again.len(), kept.pairs.len());
+        for (d, k) in again.iter().zip(&kept.pairs) {
+            assert_eq!(d.manifest.origin, k.manifest.origin);
+            assert_eq!(d.manifest.value, k.manifest.value);
+            assert_eq!((d.live, &d.resolved.gvk), (k.live, &k.resolved.gvk));
+        }
+    }
+
+    /// Deferring changes nothing in what is reported about bad input, nor its order.
+    #[test]
+    fn deferred_manifests_report_the_same_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
+            ),
+            (
+                "b.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
+            ),
+            (
+                "c.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: 1\n",
+            ),
+        ];
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .map(|(name, text)| {
+                let p = dir.path().join(name);
+                std::fs::write(&p, text).unwrap();
+                p
+            })
+            .collect();
+        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+        let a = args(&refs, &[]);
+        let kept = Loaded::load(&a).err().unwrap().to_string();
+        let deferred = Loaded::read(&a, true, Some(0)).err().unwrap().to_string();
+        assert_eq!(deferred, kept);
+        assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
+    }
 
     #[test]
     fn epoch_seconds_format_as_rfc3339() {

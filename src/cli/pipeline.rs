@@ -43,16 +43,20 @@ pub fn for_each_predicted<R: Send>(
         for _ in 0..workers {
             let (job_rx, done_tx) = (&job_rx, done_tx.clone());
             let (live, now, work) = (&live, &now, &work);
-            scope.spawn(move || loop {
-                let job = job_rx.lock().map(|rx| rx.recv());
-                let Ok(Ok((seq, pair))) = job else { break };
-                let mut warned = Vec::new();
-                let out =
-                    predict_one(&pair, live, args, now, &mut warned).map(|mut p| work(&mut p));
-                if done_tx.send((seq, warned, out)).is_err() {
-                    break;
-                }
-            });
+            // Each worker gets the stack the library's walks need for the deepest input.
+            std::thread::Builder::new()
+                .name("kssa-worker".into())
+                .stack_size(kssa::stack::DEEP_STACK_BYTES)
+                .spawn_scoped(scope, move || loop {
+                    let job = job_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok((seq, pair))) = job else { break };
+                    let mut warned = Vec::new();
+                    let out =
+                        predict_one(&pair, live, args, now, &mut warned).map(|mut p| work(&mut p));
+                    if done_tx.send((seq, warned, out)).is_err() {
+                        break;
+                    }
+                })?;
         }
         drop(done_tx);
         let mut order = InOrder {

@@ -3,7 +3,7 @@
 //! read them back as something else (timestamps included, as go-yaml quotes them). Whatever it writes, `parse_document` reads back equal.
 
 use super::go_quote::go_yaml_quotes;
-use super::resolve::{resolve_implicit, Scalar};
+use super::resolve::implicit_non_string;
 use crate::value::{format_float, Map, Value};
 use std::fmt::Write;
 
@@ -121,7 +121,7 @@ fn write_string(out: &mut String, s: &str) {
 /// none longer than five characters; that common case needs no resolving.
 fn implicitly_string(s: &str) -> bool {
     let letter = s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
-    (letter && s.len() > 5) || matches!(resolve_implicit(s), Scalar::String(t) if t == s)
+    (letter && s.len() > 5) || implicit_non_string(s).is_none()
 }
 
 fn plain_ok(s: &str) -> bool {

@@ -277,34 +277,37 @@ impl Reader<'_> {
         let line = self.lines[self.at];
         let rest = &line[col..];
         let at = self.at;
-        let (events, used) = match rest.as_bytes()[0] {
+        // Events go out before the rest of the line is checked: giving up drops them all.
+        let used = match rest.as_bytes()[0] {
             b'|' => return self.literal(col),
             b'"' => {
                 let (text, used) = double_quoted(rest)?;
-                (vec![scalar(text, ScalarStyle::Quoted)], used)
+                self.emit(scalar(text, ScalarStyle::Quoted), at)?;
+                used
             }
             b'\'' => {
                 let (text, used) = single_quoted(rest)?;
-                (vec![scalar(text, ScalarStyle::Quoted)], used)
+                self.emit(scalar(text, ScalarStyle::Quoted), at)?;
+                used
             }
-            b'{' if rest.starts_with("{}") => (
-                vec![Event::MappingStart { anchor: None }, Event::MappingEnd],
-                2,
-            ),
-            b'[' if rest.starts_with("[]") => (
-                vec![Event::SequenceStart { anchor: None }, Event::SequenceEnd],
-                2,
-            ),
+            b'{' if rest.starts_with("{}") => {
+                self.emit(Event::MappingStart { anchor: None }, at)?;
+                self.emit(Event::MappingEnd, at)?;
+                2
+            }
+            b'[' if rest.starts_with("[]") => {
+                self.emit(Event::SequenceStart { anchor: None }, at)?;
+                self.emit(Event::SequenceEnd, at)?;
+                2
+            }
             _ => {
                 let (text, used) = plain(rest)?;
-                (vec![scalar(text.to_string(), ScalarStyle::Plain)], used)
+                self.emit(scalar(text.to_string(), ScalarStyle::Plain), at)?;
+                used
             }
         };
         if !rest_is_empty(&rest[used..]) {
             return Err(GiveUp);
-        }
-        for e in events {
-            self.emit(e, at)?;
         }
         self.at += 1;
         self.no_continuation()
