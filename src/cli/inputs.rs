@@ -38,6 +38,8 @@ pub struct InputArgs {
     /// Refuse kinds no schema describes instead of using the deduced schema.
     #[arg(long)]
     pub strict_schemas: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 impl InputArgs {
@@ -326,6 +328,9 @@ impl PairMaker<'_> {
         let invalid = |m: &Object, e: String| vec![InputError::invalid(&m.origin, "", e)];
         if !checked {
             check_manifest(&manifest).map_err(|e| vec![e])?;
+            self.registry
+                .check_in_version(manifest.api_version(), manifest.kind())
+                .map_err(|e| invalid(&manifest, e.to_string()))?;
         }
         let resolved = self
             .registry
@@ -349,10 +354,18 @@ impl PairMaker<'_> {
             if let Err(errs) =
                 Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
             {
+                // Which fields exist depends on the Kubernetes version: say which one.
+                let message = |e: &kssa::typed::ValidationError| {
+                    let mut message = e.message.clone();
+                    if message == kssa::typed::FIELD_NOT_DECLARED {
+                        message.push_str(&resolved.version_note());
+                    }
+                    message
+                };
                 return Err(errs
                     .0
                     .iter()
-                    .map(|e| InputError::invalid(&manifest.origin, &e.path, &e.message))
+                    .map(|e| InputError::invalid(&manifest.origin, &e.path, message(e)))
                     .collect());
             }
         }
@@ -393,7 +406,7 @@ impl Loaded {
     ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
-        let mut registry = SchemaRegistry::new();
+        let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
 
         for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
             for o in objs {
@@ -477,6 +490,9 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
+            if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
+                live_errors.push(InputError::invalid(&o.origin, "", e));
+            }
             let mut key = o.key();
             match registry.resolve(o.api_version(), o.kind()) {
                 Ok(r) => {
@@ -605,11 +621,16 @@ impl Loaded {
 
 /// The object's identity; a cluster-scoped object's stray `metadata.namespace` is no part of
 /// it (the API server clears it, [`kssa::kube::storage::clear_namespace`]).
+/// A resource served under two groups (core and `events.k8s.io` Events) is one object.
 fn object_key(o: &Object, namespaced: bool) -> ObjectKey {
     let mut key = o.key();
     if !namespaced {
         key.namespace.clear();
     }
+    let (group, kind) = served::stored_group_kind(&key.group, &key.kind);
+    let (group, kind) = (group.to_string(), kind.to_string());
+    key.group = group;
+    key.kind = kind;
     key
 }
 
@@ -633,7 +654,7 @@ fn check_namespace(o: &Object, namespaced: bool, explicit: Option<&str>) -> Resu
 fn check_kind_served(o: &Object, r: &ResolvedKind, strict: bool) -> Result<(), String> {
     served::check_api_version(o.api_version()).map_err(|e| e.to_string())?;
     if r.deduced || r.versions == KindVersions::Builtin {
-        served::check_served(&r.gvk, served::DEFAULT_RELEASE).map_err(|e| {
+        served::check_served(&r.gvk, served::Minor::of(r.kube_version)).map_err(|e| {
             format!(
                 "{e} (ensure CRDs are installed first, or pass the kind's schema with --schema)"
             )
@@ -671,6 +692,9 @@ mod tests {
             schema: Vec::new(),
             namespace: None,
             strict_schemas: false,
+            kube: super::super::version::KubeVersionArgs {
+                kube_version: kssa::kube::KubeVersion::NEWEST,
+            },
         }
     }
 
