@@ -22,7 +22,7 @@ use crate::kube::ResolvedKind;
 use crate::patch::{
     three_way_json_merge_patch, three_way_merge_patch, Precondition, ThreeWayError,
 };
-use crate::schema::builtin::builtin;
+use crate::schema::builtin::builtin_for;
 use crate::value::{to_json_string, Value};
 
 /// The annotation client-side apply keeps the last applied configuration in.
@@ -138,7 +138,7 @@ pub struct Failure {
 /// built-in resource's does) and whether kubectl's scheme registers its Go type.
 fn builtin_support(kind: &ResolvedKind) -> Option<bool> {
     let g = &kind.gvk;
-    let known = builtin().kind(&g.group, &g.version, &g.kind)?;
+    let known = builtin_for(kind.kube_version).kind(&g.group, &g.version, &g.kind)?;
     let info = kind.info.as_ref()?;
     (info.type_name == known.type_name && known.plural.is_some()).then(|| {
         KUBECTL_SCHEME_TYPES
