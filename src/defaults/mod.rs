@@ -11,7 +11,7 @@ mod image;
 pub mod quantity;
 mod roundtrip;
 mod rules;
-mod structural;
+pub(crate) mod structural;
 mod versioned;
 
 use crate::kube::{GroupVersionKind, ResolvedKind};
