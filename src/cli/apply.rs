@@ -234,7 +234,7 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }

@@ -106,7 +106,7 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -143,6 +143,10 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
         };
         text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
+        let dropped = r.pair.live.map_or(&[][..], |i| &loaded.live[i].dropped);
+        if !dropped.is_empty() && args.output == DiffOutput::Unified {
+            eprintln!("# server-dropped: {}: {}", s.name, dropped.join(" "));
+        }
         if let (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) =
             (&r.outcome, args.apply.store.no_defaults, &change)
         {

@@ -202,11 +202,13 @@ pub struct LiveFile {
     pub text: String,
 }
 
-/// A live object and the file it came from.
+/// A live object, decoded as the API server reads it, and the file it came from.
 pub struct LiveObject {
     pub object: Object,
     /// Index into [`Loaded::live_files`]; `None` for stdin.
     pub file: Option<usize>,
+    /// Fields of the snapshot that the server's decoding drops.
+    pub dropped: Vec<String>,
 }
 
 /// Everything read, checked and paired.
@@ -257,7 +259,9 @@ fn read_all(
 }
 
 impl Loaded {
-    pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
+    /// Reads everything; with `decode`, live objects are decoded as the API server reads them
+    /// ([`kssa::defaults::decode_stored`]; off for `--no-defaults`, the raw view).
+    pub fn load(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
         let mut registry = SchemaRegistry::new();
@@ -309,7 +313,11 @@ impl Loaded {
                     ));
                     continue;
                 }
-                live.push(LiveObject { object, file });
+                live.push(LiveObject {
+                    object,
+                    file,
+                    dropped: Vec::new(),
+                });
             }
         }
 
@@ -318,7 +326,12 @@ impl Loaded {
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
             match registry.resolve(o.api_version(), o.kind()) {
-                Ok(r) => default_namespace(o, namespaced(&registry, &r), &args.namespace),
+                Ok(r) => {
+                    default_namespace(o, namespaced(&registry, &r), &args.namespace);
+                    if decode {
+                        l.dropped = kssa::defaults::decode_stored(&mut o.value, &r).dropped;
+                    }
+                }
                 Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
             }
             if let Some(prev) = index.insert(o.key(), i) {

@@ -4,10 +4,14 @@
 //! `default`s and pruning ([`structural`]).
 //!
 //! Ownership never comes from here: managedFields are computed on the merged object first.
+//!
+//! The same decoding is the server's read path ([`decode_stored`]): every stored object is
+//! decoded and defaulted before a diff, a merge or an update looks at it.
 
 mod gotypes;
 mod image;
 pub mod quantity;
+mod read;
 mod roundtrip;
 mod rules;
 mod structural;
@@ -15,6 +19,8 @@ mod structural;
 use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;
 use gotypes::GoTypes;
+
+pub use read::{decode_document, decode_stored, ReadNotes};
 
 /// Which steps run (both for a real server; the conformance vectors check them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

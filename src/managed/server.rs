@@ -20,8 +20,10 @@
 //!   nor changed (a create only clears `status`);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
-//! With `defaulting`, the merged object is stored as the API server would store it (typed round
-//! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
+//! With `defaulting`, the stored object is first decoded as the server reads it
+//! ([`crate::defaults::decode_stored`]), and the merged object is stored as the API server would
+//! store it (typed round trip and defaults, [`crate::defaults`]); managedFields are computed
+//! before, from the merge.
 
 use super::conflict::conflict_error;
 use super::entry::{encode_managed_fields, Operation};
@@ -115,7 +117,12 @@ pub fn write(
     let now = Time::parse(req.now).map_err(|e| WriteError::BadRequest {
         message: e.to_string(),
     })?;
-    let stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
+    let mut stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
+    if req.defaulting && live.is_some() {
+        // The read path: the server decodes and defaults what it reads from storage before the
+        // field manager compares anything with it.
+        crate::defaults::decode_stored(&mut stored, kind);
+    }
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
