@@ -107,7 +107,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -161,6 +161,14 @@ _kssa() {
                     COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
+                --server-side)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -191,7 +199,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -253,7 +261,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -301,6 +309,14 @@ _kssa() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --server-side)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -43,7 +43,7 @@ complete -c kssa -n "__fish_kssa_needs_command" -f -a "help" -d 'Print this mess
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -52,41 +52,56 @@ json\t''
 name\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-managed-fields -d 'Keep metadata.managedFields in the printed objects' -r -f -a "true\t''
 false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
+false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l overwrite -d 'Client-side only: with `--overwrite=false`, a patch touching fields changed live since the last apply fails as a conflict (kubectl\'s default is true)' -r -f -a "true\t''
+false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
 github\t'GitHub Actions workflow annotations'"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
+false\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l overwrite -d 'Client-side only: with `--overwrite=false`, a patch touching fields changed live since the last apply fails as a conflict (kubectl\'s default is true)' -r -f -a "true\t''
+false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-managed-fields -d 'Include metadata.managedFields in the diff'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-secrets -d 'Show Secret values instead of masking them'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l compare-modes -d 'Show, per object, where client-side and server-side apply of the manifest end differently (pruned or kept fields, silent overwrites versus conflicts, lists)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -96,16 +111,19 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When t
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l show-secrets -d 'Show Secret `data`/`stringData` values instead of `***`'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l schema -d 'CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable' -r -F
-complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d 'Namespace for namespaced manifests that name none' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d 'Namespace for namespaced manifests that name none (default: `default`)' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r

@@ -6,7 +6,7 @@ use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
-use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
+use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::typed::Typed;
 use kssa::value::{to_json_string_pretty, Value};
@@ -37,6 +37,8 @@ pub struct Args {
     /// Update the live snapshot files in place; new objects go into the first --live directory.
     #[arg(long)]
     pub write: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
 }
 
 /// What the API server would do with one apply request.
@@ -96,7 +98,7 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     Ok(out)
 }
 
-fn without_managed_fields(v: &Value) -> Value {
+pub(super) fn without_managed_fields(v: &Value) -> Value {
     let mut v = v.clone();
     if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
         meta.shift_remove("managedFields");
@@ -122,11 +124,18 @@ fn server_apply(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
     };
-    match write(live, manifest, kind, &req) {
-        Ok(o) => Ok(Outcome::Applied {
-            changed: o.changed || o.managed_fields_changed,
-            object: o.object,
-        }),
+    // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
+    match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
+        Ok(kubectl) => {
+            for w in &kubectl.warnings {
+                eprintln!("warning: {w}");
+            }
+            let o = kubectl.outcome;
+            Ok(Outcome::Applied {
+                changed: o.changed || o.managed_fields_changed,
+                object: o.object,
+            })
+        }
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }
@@ -139,7 +148,11 @@ type DocumentChange<'v> = (usize, Option<usize>, &'v Value);
 
 /// `--write`: changed live objects replace their documents; new ones go to the first
 /// directory given with --live. Everything is prepared before the first write.
-fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
+pub(super) fn write_back(
+    loaded: &Loaded,
+    results: &[Predicted],
+    args: &InputArgs,
+) -> anyhow::Result<()> {
     let mut per_file: BTreeMap<usize, Vec<DocumentChange>> = BTreeMap::new();
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
@@ -234,9 +247,13 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs, !args.apply.store.no_defaults)?;
+    let client_side = args.mode.client_side()?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
+    }
+    if client_side {
+        return super::client_side::run_apply(&args, &loaded);
     }
     let results = predict(&loaded, &args.apply)?;
     let mut shown = Vec::new();

@@ -38,6 +38,12 @@ pub struct Args {
     /// Show Secret values instead of masking them.
     #[arg(long)]
     pub show_secrets: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
+    /// Show, per object, where client-side and server-side apply of the manifest end
+    /// differently (pruned or kept fields, silent overwrites versus conflicts, lists).
+    #[arg(long, conflicts_with_all = ["client_side", "server_side", "show_patch"])]
+    pub compare_modes: bool,
 }
 
 /// The LIVE and MERGED texts of one object, masked and trimmed as shown.
@@ -106,11 +112,19 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs, !args.apply.store.no_defaults)?;
+    if args.compare_modes {
+        return super::client_side::run_compare(&args);
+    }
+    let client_side = args.mode.client_side()?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
-    let results = predict(&loaded, &args.apply)?;
+    let results = if client_side {
+        super::client_side::predict_for_diff(&loaded, &args.apply, &args.mode)?
+    } else {
+        predict(&loaded, &args.apply)?
+    };
     let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
     let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
         .iter()

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 use kssa::io::{
     check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
 };
-use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
+use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -30,9 +30,20 @@ pub struct InputArgs {
     /// CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced objects that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced objects that name none (default: `default`). Given
+    /// explicitly, a namespaced manifest naming another namespace is refused, as kubectl does.
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Refuse kinds no schema describes instead of using the deduced schema.
+    #[arg(long)]
+    pub strict_schemas: bool,
+}
+
+impl InputArgs {
+    /// The namespace given with `-n`, else `default`.
+    pub fn namespace(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("default")
+    }
 }
 
 /// The server-side apply request options, as kubectl spells them.
@@ -259,9 +270,15 @@ fn read_all(
 }
 
 impl Loaded {
-    /// Reads everything; with `decode`, live objects are decoded as the API server reads them
-    /// ([`kssa::defaults::decode_stored`]; off for `--no-defaults`, the raw view).
-    pub fn load(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
+    pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
+        Loaded::load_with(args, true, true)
+    }
+
+    /// `validate` false skips checking manifests against their schema, as kubectl's
+    /// client-side apply does not check them (the server does, after patching). With `decode`,
+    /// live objects are decoded as the API server reads them ([`kssa::defaults::decode_stored`];
+    /// off for `--no-defaults`, the raw view).
+    pub fn load_with(args: &InputArgs, validate: bool, decode: bool) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
         let mut registry = SchemaRegistry::new();
@@ -325,16 +342,19 @@ impl Loaded {
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
+            let mut key = o.key();
             match registry.resolve(o.api_version(), o.kind()) {
                 Ok(r) => {
-                    default_namespace(o, namespaced(&registry, &r), &args.namespace);
+                    let namespaced = namespaced(&registry, &r);
+                    default_namespace(o, namespaced, args.namespace());
+                    key = object_key(o, namespaced);
                     if decode {
                         l.dropped = kssa::defaults::decode_stored(&mut o.value, &r).dropped;
                     }
                 }
                 Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
             }
-            if let Some(prev) = index.insert(o.key(), i) {
+            if let Some(prev) = index.insert(key, i) {
                 let _ = prev;
                 errors.push(InputError::invalid(
                     &o.origin,
@@ -357,26 +377,32 @@ impl Loaded {
                     continue;
                 }
             };
+            if let Err(e) = check_kind_served(&manifest, &resolved, args.strict_schemas) {
+                errors.push(InputError::invalid(&manifest.origin, "", e));
+                continue;
+            }
             if let Some(notice) = resolved.deduced_notice() {
                 let notice = format!("notice: {notice}");
                 if !notices.contains(&notice) {
                     notices.push(notice);
                 }
             }
-            default_namespace(
-                &mut manifest,
-                namespaced(&registry, &resolved),
-                &args.namespace,
-            );
-            if let Err(errs) =
-                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            let is_namespaced = namespaced(&registry, &resolved);
+            if let Err(e) = check_namespace(&manifest, is_namespaced, args.namespace.as_deref()) {
+                errors.push(InputError::invalid(&manifest.origin, "", e));
+                continue;
+            }
+            default_namespace(&mut manifest, is_namespaced, args.namespace());
+            if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref)
+                .validate(&manifest.value, false)
+                .or_else(|e| if validate { Err(e) } else { Ok(()) })
             {
                 for e in errs.0 {
                     errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
                 }
                 continue;
             }
-            let key = manifest.key();
+            let key = object_key(&manifest, is_namespaced);
             if let Some(first) = seen.insert(key.clone(), manifest.origin.to_string()) {
                 errors.push(InputError::invalid(
                     &manifest.origin,
@@ -403,6 +429,52 @@ impl Loaded {
             notices,
         })
     }
+}
+
+/// The object's identity; a cluster-scoped object's stray `metadata.namespace` is no part of
+/// it (the API server clears it, [`kssa::kube::storage::clear_namespace`]).
+fn object_key(o: &Object, namespaced: bool) -> ObjectKey {
+    let mut key = o.key();
+    if !namespaced {
+        key.namespace.clear();
+    }
+    key
+}
+
+/// kubectl's check of a namespaced object against an explicit `-n` (cli-runtime
+/// pkg/resource/visitor.go `RequireNamespace`, with its exact message).
+fn check_namespace(o: &Object, namespaced: bool, explicit: Option<&str>) -> Result<(), String> {
+    match explicit {
+        Some(ns) if namespaced && !o.namespace().is_empty() && o.namespace() != ns => Err(format!(
+            "the namespace from the provided object {:?} does not match the namespace {ns:?}. \
+             You must pass '--namespace={}' to perform this operation.",
+            o.namespace(),
+            o.namespace()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// kubectl's RESTMapper refuses kinds and versions a built-in group does not serve; with
+/// `--strict-schemas` a kind no schema describes is refused too. Kinds the user described
+/// (CRDs, schema files) are always served.
+fn check_kind_served(o: &Object, r: &ResolvedKind, strict: bool) -> Result<(), String> {
+    served::check_api_version(o.api_version()).map_err(|e| e.to_string())?;
+    if r.deduced || r.versions == KindVersions::Builtin {
+        served::check_served(&r.gvk, served::DEFAULT_RELEASE).map_err(|e| {
+            format!(
+                "{e} (ensure CRDs are installed first, or pass the kind's schema with --schema)"
+            )
+        })?;
+    }
+    if strict && r.deduced {
+        return Err(format!(
+            "no schema for {} and --strict-schemas is set: pass its CRD or OpenAPI document \
+             with --schema",
+            r.gvk
+        ));
+    }
+    Ok(())
 }
 
 /// Fills in the namespace of a namespaced object that names none.

@@ -36,9 +36,9 @@ pub struct Args {
     /// CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced manifests that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced manifests that name none (default: `default`).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
     #[command(flatten)]
     pub apply: ApplyArgs,
     /// Print the object as YAML with each line's owners.
@@ -90,8 +90,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             live,
             schema: args.schema.clone(),
             namespace: args.namespace.clone(),
+            strict_schemas: false,
         };
-        let loaded = Loaded::load(&inputs, !args.apply.store.no_defaults)?;
+        let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
         for n in &loaded.notices {
             eprintln!("{n}");
         }

@@ -5,9 +5,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod apply;
+mod client_side;
 mod completions;
 mod conflicts;
 mod diff;
+mod exit;
 pub mod inputs;
 mod man;
 mod managers;

@@ -221,6 +221,19 @@ mod tests {
         assert!(from_fields_v1_str(r#"{"fa":{}}"#).is_err());
         assert!(from_fields_v1_str(r#"{"é:":{}}"#).is_err());
     }
+
+    #[test]
+    fn rejects_a_multi_byte_character_where_the_prefix_ends() {
+        for text in [r#"{"fƟ":{}}"#, r#"{"Ɵ":{}}"#, r#"{"f":{}}"#, r#"{"":{}}"#] {
+            assert!(
+                matches!(
+                    from_fields_v1_str(text),
+                    Err(FieldsV1Error::InvalidElement { .. })
+                ),
+                "{text}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

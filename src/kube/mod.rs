@@ -2,11 +2,18 @@
 //! which schema types it ([`SchemaRegistry`]: built-ins, CRDs and other schema documents, and the
 //! deduced schema for kinds nobody describes).
 
+pub mod applyset;
+pub mod convert;
 mod object;
+pub mod prune;
 mod registry;
+pub mod selector;
+pub mod served;
+pub mod storage;
 
+pub use convert::VersionConverter;
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
-pub use registry::{ResolvedKind, SchemaRegistry};
+pub use registry::{KindVersions, ResolvedKind, SchemaRegistry};
 
 #[cfg(test)]
 mod corpus_tests;

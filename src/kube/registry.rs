@@ -3,7 +3,7 @@
 
 use super::object::GroupVersionKind;
 use crate::schema::builtin::builtin;
-use crate::schema::crd::{crd_type_name, load_schema_document, LoadedSchemas};
+use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
 use crate::value::Value;
 use std::sync::{Arc, OnceLock};
@@ -18,6 +18,23 @@ pub struct ResolvedKind {
     pub info: Option<KindInfo>,
     /// No schema describes the kind: maps are granular, lists atomic.
     pub deduced: bool,
+    /// The other versions the object is served at (see [`super::convert`]).
+    pub versions: KindVersions,
+}
+
+/// Which versions an object of a kind is served at, and how values convert between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KindVersions {
+    /// One type serves every version (SMD YAML, OpenAPI documents, the deduced schema).
+    Single,
+    /// A Kubernetes resource: the versions of [`super::served`], converted as the API server's
+    /// scheme converts them.
+    Builtin,
+    /// A custom resource: the CRD's served versions and its conversion strategy.
+    Crd {
+        conversion: CrdConversion,
+        versions: Vec<KindInfo>,
+    },
 }
 
 impl ResolvedKind {
@@ -34,6 +51,7 @@ impl ResolvedKind {
             type_ref,
             info: None,
             deduced: true,
+            versions: KindVersions::Single,
         }
     }
 
@@ -97,12 +115,20 @@ impl SchemaRegistry {
         for loaded in self.added.iter().rev() {
             if let Some(info) = loaded.kind(&gvk.group, &gvk.version, &gvk.kind) {
                 let type_ref = loaded.schema.type_ref(&info.type_name)?;
+                let versions = match &loaded.crd {
+                    Some(conversion) => KindVersions::Crd {
+                        conversion: conversion.clone(),
+                        versions: loaded.kinds.clone(),
+                    },
+                    None => KindVersions::Single,
+                };
                 return Ok(ResolvedKind {
                     gvk,
                     schema: loaded.schema.clone(),
                     type_ref,
                     info: Some(info.clone()),
                     deduced: false,
+                    versions,
                 });
             }
             if loaded.kinds.is_empty() {
@@ -117,6 +143,7 @@ impl SchemaRegistry {
                             type_ref,
                             info: None,
                             deduced: false,
+                            versions: KindVersions::Single,
                         });
                     }
                 }
@@ -133,6 +160,7 @@ impl SchemaRegistry {
                     type_ref,
                     info: Some(info.clone()),
                     deduced: false,
+                    versions: KindVersions::Builtin,
                 });
             }
         }

@@ -33,8 +33,8 @@ use super::reset;
 use super::state::{strip_meta, Managed};
 use super::time::Time;
 use crate::fieldpath::{Path, Set, VersionedSet};
-use crate::kube::{GroupVersionKind, ObjectRef, ResolvedKind};
-use crate::merge::{ApplyOutcome, Conflicts, SingleVersion, UpdateError, Updater};
+use crate::kube::{storage, GroupVersionKind, ObjectRef, ResolvedKind, VersionConverter};
+use crate::merge::{ApplyOutcome, Conflicts, Converter, UpdateError, Updater};
 use crate::typed::Typed;
 use crate::value::{Map, Value};
 
@@ -58,7 +58,9 @@ pub struct WriteRequest<'a> {
     pub reset_fields: bool,
     /// Normalize unions (KEP-1027) on this write; the server never does (docs/unions.md).
     pub normalize_unions: bool,
-    /// Store the merged object round-tripped and defaulted, as the API server does.
+    /// Store the merged object as the API server does: converted to the internal type (Secret
+    /// `stringData` folded into `data`, [`crate::kube::storage`]), round-tripped, defaulted,
+    /// and without a namespace when the kind is cluster-scoped. Off: the raw merge.
     pub defaulting: bool,
 }
 
@@ -117,25 +119,51 @@ pub fn write(
     let now = Time::parse(req.now).map_err(|e| WriteError::BadRequest {
         message: e.to_string(),
     })?;
-    let mut stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
-    if req.defaulting && live.is_some() {
-        // The read path: the server decodes and defaults what it reads from storage before the
-        // field manager compares anything with it.
-        crate::defaults::decode_stored(&mut stored, kind);
-    }
+    let converter = VersionConverter::for_kind(kind).map_err(|e| WriteError::Internal {
+        message: e.to_string(),
+    })?;
+    // The handler decodes the stored object at the request's version and the field manager
+    // works there (k8s.io/apiserver endpoints/handlers/patch.go, managedfields
+    // structuredMergeManager): a live snapshot at another served version is converted first,
+    // and the result converted back for display at the snapshot's version.
+    let original = live;
+    let request_version = kind.gvk.api_version();
+    let live_version = live
+        .and_then(|l| l.get("apiVersion"))
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty() && *v != request_version);
+    let converted;
+    let live = match (live, live_version) {
+        (Some(l), Some(v)) => {
+            converted =
+                converter
+                    .convert(l, v, &request_version)
+                    .map_err(|e| WriteError::BadRequest {
+                        message: format!(
+                            "the live object at {v} cannot be read at {request_version}: {e}"
+                        ),
+                    })?;
+            Some(&converted)
+        }
+        _ => live,
+    };
+    let stored = read_stored(live, kind, req);
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
     let decoded;
-    let object = if req.defaulting && req.operation == Operation::Update {
+    let object = if req.operation == Operation::Update {
         let mut body = object.clone();
-        crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
+        if req.defaulting {
+            storage::fold_secret_string_data(&mut body);
+            crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
+        }
         decoded = body;
         &decoded
     } else {
         object
     };
-    let ctx = Context::new(kind, req, now, live.is_none());
+    let ctx = Context::new(kind, req, now, live.is_none(), converter);
     let mut result = match req.operation {
         Operation::Apply => ctx.apply(&stored, object)?,
         Operation::Update => {
@@ -151,12 +179,33 @@ pub fn write(
         }
     };
     if req.defaulting {
+        // The merged apply reaches the internal type only now (after the field manager).
+        storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, &stored, kind);
     }
+    let stored = read_stored(original, kind, req);
+    if let (Some(v), Some(original)) = (live_version, original) {
+        result = ctx
+            .converter
+            .convert(&result, &request_version, v)
+            .map_err(|e| WriteError::Internal {
+                message: format!("failed to convert the result back to {v}: {e}"),
+            })?;
+        // The strategies' PrepareForUpdate keeps the stored reset fields on the internal
+        // object, which the request's version may not hold in full (v1 HPA conditions).
+        if !ctx.restore.is_empty() {
+            reset::restore(&mut result, original, &ctx.restore);
+        }
+    }
     keep_times_of_noop(&stored, &mut result);
+    // BeforeCreate/BeforeUpdate run after the timestamp check: a stray namespace still counts
+    // as a change there.
+    if req.defaulting && kind.info.as_ref().is_some_and(|i| !i.namespaced) {
+        storage::clear_namespace(&mut result);
+    }
     keep_managed_fields_place(&stored, &mut result);
     let changed =
-        live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
+        original.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
     let managed_fields_changed = stored.get_path(&["metadata", "managedFields"])
         != result.get_path(&["metadata", "managedFields"]);
     Ok(WriteOutcome {
@@ -164,6 +213,19 @@ pub fn write(
         changed,
         managed_fields_changed,
     })
+}
+
+/// The stored object as the server reads it: with `defaulting`, decoded and defaulted before
+/// the field manager compares anything with it (the read path, [`crate::defaults::decode_stored`]).
+fn read_stored(live: Option<&Value>, kind: &ResolvedKind, req: &WriteRequest) -> Value {
+    let Some(live) = live else {
+        return Value::Map(Map::new());
+    };
+    let mut stored = live.clone();
+    if req.defaulting {
+        crate::defaults::decode_stored(&mut stored, kind);
+    }
+    stored
 }
 
 /// Why one attempt failed: conflicts are kept raw for the last-applied allowance.
@@ -183,7 +245,7 @@ struct Context<'a> {
     req: &'a WriteRequest<'a>,
     now: Time,
     api_version: String,
-    converter: SingleVersion,
+    converter: VersionConverter,
     reset: Set,
     /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
     /// update, only `status` on a create.
@@ -196,6 +258,7 @@ impl<'a> Context<'a> {
         req: &'a WriteRequest<'a>,
         now: Time,
         creating: bool,
+        converter: VersionConverter,
     ) -> Context<'a> {
         let reset = if req.reset_fields {
             reset::reset_fields(kind, req.subresource)
@@ -212,7 +275,7 @@ impl<'a> Context<'a> {
             req,
             now,
             api_version: kind.gvk.api_version(),
-            converter: SingleVersion(kind.type_ref.clone()),
+            converter,
             reset,
             restore,
         }
@@ -229,10 +292,14 @@ impl<'a> Context<'a> {
     }
 
     fn updater(&self) -> Updater<'_> {
-        let mut u = Updater::new(&self.kind.schema, &self.converter);
+        let mut u = Updater::new(self.converter.schema(), &self.converter);
         u.deduced = self.kind.deduced;
         u.normalize_unions = self.req.normalize_unions;
         if !self.reset.is_empty() {
+            // The strategies reset the same fields at every served version.
+            for version in self.converter.api_versions() {
+                u.ignored.insert(version.to_string(), self.reset.clone());
+            }
             u.ignored
                 .insert(self.api_version.clone(), self.reset.clone());
         }

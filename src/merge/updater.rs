@@ -456,6 +456,10 @@ impl<'a> Updater<'a> {
 }
 
 #[cfg(test)]
+#[path = "obsolete_versions_tests.rs"]
+mod obsolete_versions_tests;
+
+#[cfg(test)]
 mod properties {
     use super::*;
     use crate::merge::SingleVersion;

@@ -86,22 +86,26 @@ impl BuiltinSchemas {
 
     /// The schema of a type: the type, every type it reaches, and the untyped helpers. Cached.
     pub fn schema_for(&self, type_name: &str) -> Result<Arc<Schema>, SchemaError> {
+        self.schema_for_types(&[type_name])
+    }
+
+    /// One schema holding several types and everything they reach (the versions of one
+    /// resource, for conversion between them). Cached by the list of names.
+    pub fn schema_for_types(&self, type_names: &[&str]) -> Result<Arc<Schema>, SchemaError> {
+        let key = type_names.join(",");
         let cache = |c: &Mutex<HashMap<String, Arc<Schema>>>| {
             c.lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .get(type_name)
+                .get(&key)
                 .cloned()
         };
         if let Some(schema) = cache(&self.cache) {
             return Ok(schema);
         }
-        let types = self.closure(&[type_name])?;
+        let types = self.closure(type_names)?;
         let schema = Arc::new(Schema::new(types).with_types_added(untyped_types()));
         let mut cached = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(cached
-            .entry(type_name.to_string())
-            .or_insert(schema)
-            .clone())
+        Ok(cached.entry(key).or_insert(schema).clone())
     }
 
     /// The definitions of the given types and of every type they reach, roots first.

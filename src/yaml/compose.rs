@@ -260,22 +260,25 @@ fn map_key(node: Node) -> Result<KeySlot, ErrorKind> {
     }))
 }
 
-/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`, with YAML spellings for the non-finite.
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`, with YAML spellings for the non-finite
+/// (sigs.k8s.io/yaml `convertToJSONableObject`, float64 keys). The bit size 32 rounds to
+/// float32 first, so a finite key beyond float32's range prints as an infinity: `1e39` is `.inf`.
 fn float_key(f: f64) -> String {
+    let f = f as f32;
     if f.is_nan() {
         return ".nan".into();
     }
     if f.is_infinite() {
         return if f > 0.0 { ".inf" } else { "-.inf" }.into();
     }
-    let sci = format!("{:e}", f as f32);
+    let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
     let exp: i32 = exp.parse().expect("integer exponent");
     if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exp.abs());
     }
-    format!("{}", f as f32)
+    format!("{f}")
 }
 
 /// A resolved scalar as kubectl ends up with it: `.inf`/`.nan` cannot be encoded as JSON,
@@ -324,6 +327,24 @@ mod tests {
         assert_eq!(float_key(1000.0), "1000");
         assert_eq!(float_key(16777217.0), "1.6777216e+07");
         assert_eq!(float_key(0.1), "0.1");
+    }
+
+    #[test]
+    fn float_keys_beyond_float32_round_to_infinity_or_zero() {
+        assert_eq!(float_key(1e39), ".inf");
+        assert_eq!(float_key(-1e39), "-.inf");
+        assert_eq!(float_key(f64::MAX), ".inf");
+        assert_eq!(float_key(1e-50), "0");
+        assert_eq!(float_key(-1e-50), "-0");
+        assert_eq!(
+            doc("data:\n  1e39: a\n").unwrap(),
+            crate::value::from_json_str(r#"{"data":{".inf":"a"}}"#).unwrap()
+        );
+        assert!(doc("{\n999999999999999999999999999999999999999").is_err());
+        assert_eq!(
+            doc("{999999999999999999999999999999999999999: x}").unwrap(),
+            crate::value::from_json_str(r#"{".inf":"x"}"#).unwrap()
+        );
     }
 
     #[test]

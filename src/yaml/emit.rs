@@ -1,7 +1,8 @@
 //! YAML output shaped like `kubectl get -o yaml` (go-yaml v2): two-space indents, lists under a
 //! key not indented, strings quoted only when needed, and always quoted when YAML 1.1 would
-//! read them back as something else. Whatever it writes, `parse_document` reads back equal.
+//! read them back as something else (timestamps included, as go-yaml quotes them). Whatever it writes, `parse_document` reads back equal.
 
+use super::go_quote::go_yaml_quotes;
 use super::resolve::{resolve_implicit, Scalar};
 use crate::value::{format_float, Map, Value};
 use std::fmt::Write;
@@ -131,6 +132,7 @@ fn plain_ok(s: &str) -> bool {
         && s.chars()
             .all(|c| !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c))
         && resolve_implicit(s) == Scalar::String(s.to_string())
+        && !go_yaml_quotes(s)
 }
 
 /// Multi-line text as a `|` block, when its lines survive the trip unchanged.
@@ -224,8 +226,22 @@ mod tests {
     #[test]
     fn quotes_what_would_read_back_differently() {
         for s in [
-            "yes", "0644", "1e3", "null", "~", "", " a", "a ", "a: b", "#c", "- a", "<<", "on",
+            "yes",
+            "0644",
+            "1e3",
+            "null",
+            "~",
+            "",
+            " a",
+            "a ",
+            "a: b",
+            "#c",
+            "- a",
+            "<<",
+            "on",
             "1_0",
+            "2024-01-01T00:00:00Z",
+            "1:20",
         ] {
             let out = to_yaml_string(&Value::from(s));
             assert!(out.starts_with('"'), "{s:?} gave {out:?}");

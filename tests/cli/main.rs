@@ -1,7 +1,10 @@
 //! The CLI test binary: one module per area, compiled together to keep build time down.
 
+mod csa_apply;
 mod defaults;
 mod generated;
 mod golden;
+mod real_snapshots;
 mod replay;
+mod robustness;
 mod vectors;
