@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Run scenario files of applies and updates, checking expectations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kssa''s version and the Kubernetes versions it embeds')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -46,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
@@ -77,6 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
@@ -109,6 +112,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Name of the field manager the apply is recorded under')
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
@@ -141,6 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
             [CompletionResult]::new('--manager', '--manager', [CompletionResultType]::ParameterName, 'Only this manager (for --extract and --fields)')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
@@ -181,6 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded by the apply after migration (RFC 3339)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output: the report, or the migrated objects')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output: the report, or the migrated objects')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
@@ -202,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--normalize-unions', '--normalize-unions', [CompletionResultType]::ParameterName, 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)')
             [CompletionResult]::new('--no-defaults', '--no-defaults', [CompletionResultType]::ParameterName, 'Show the raw merge: no typed round trip, no built-in or CRD defaults')
@@ -213,6 +220,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
         }
         'kssa;replay' {
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON report per run instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -237,6 +245,14 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kssa;version' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kssa;help' {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply manifests to live-object snapshots and print the results with managedFields')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what applying manifests would change, as a diff per object')
@@ -248,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Run scenario files of applies and updates, checking expectations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print kssa''s version and the Kubernetes versions it embeds')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -279,6 +296,9 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             break
         }
         'kssa;help;man' {
+            break
+        }
+        'kssa;help;version' {
             break
         }
         'kssa;help;help' {

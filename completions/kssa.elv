@@ -33,6 +33,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand replay 'Run scenario files of applies and updates, checking expectations'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
+            cand version 'Print kssa''s version and the Kubernetes versions it embeds'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kssa;apply'= {
@@ -42,6 +43,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
             cand -n 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
             cand --namespace 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --field-manager 'Name of the field manager the apply is recorded under'
             cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
             cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
@@ -72,6 +74,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
             cand -n 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
             cand --namespace 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --field-manager 'Name of the field manager the apply is recorded under'
             cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
             cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
@@ -103,6 +106,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --schema 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable'
             cand -n 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
             cand --namespace 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --field-manager 'Name of the field manager the apply is recorded under'
             cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
             cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
@@ -134,6 +138,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --subresource 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource'
             cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
             cand --manager 'Only this manager (for --extract and --fields)'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
             cand -R 'Read directories recursively'
             cand --recursive 'Read directories recursively'
@@ -172,6 +177,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --now 'Time recorded by the apply after migration (RFC 3339)'
             cand -o 'Output: the report, or the migrated objects'
             cand --output 'Output: the report, or the migrated objects'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
             cand -R 'Read directories recursively'
             cand --recursive 'Read directories recursively'
@@ -192,6 +198,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --now 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
             cand --normalize-unions 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
             cand --no-defaults 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -202,6 +209,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
         }
         &'kssa;replay'= {
             cand --schema 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)'
+            cand --kube-version 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults'
             cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
             cand --json 'Print one JSON report per run instead of text'
             cand -h 'Print help'
@@ -223,6 +231,13 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kssa;version'= {
+            cand --color 'When to colour output: `auto` colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kssa;help'= {
             cand apply 'Apply manifests to live-object snapshots and print the results with managedFields'
             cand diff 'Show what applying manifests would change, as a diff per object'
@@ -234,6 +249,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand replay 'Run scenario files of applies and updates, checking expectations'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
+            cand version 'Print kssa''s version and the Kubernetes versions it embeds'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kssa;help;apply'= {
@@ -255,6 +271,8 @@ set edit:completion:arg-completer[kssa] = {|@words|
         &'kssa;help;completions'= {
         }
         &'kssa;help;man'= {
+        }
+        &'kssa;help;version'= {
         }
         &'kssa;help;help'= {
         }

@@ -39,11 +39,13 @@ complete -c kssa -n "__fish_kssa_needs_command" -f -a "update" -d 'Record a non-
 complete -c kssa -n "__fish_kssa_needs_command" -f -a "replay" -d 'Run scenario files of applies and updates, checking expectations'
 complete -c kssa -n "__fish_kssa_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c kssa -n "__fish_kssa_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c kssa -n "__fish_kssa_needs_command" -f -a "version" -d 'Print kssa\'s version and the Kubernetes versions it embeds'
 complete -c kssa -n "__fish_kssa_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -73,6 +75,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Man
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -102,6 +105,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s f -l filename -d
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l schema -d 'CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s n -l namespace -d 'Namespace for namespaced objects that name none (default: `default`). Given explicitly, a namespaced manifest naming another namespace is refused, as kubectl does' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
@@ -128,6 +132,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand managers" -l field-manager -d 
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l manager -d 'Only this manager (for --extract and --fields)' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -160,6 +165,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l now -d 'Time r
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s o -l output -d 'Output: the report, or the migrated objects' -r -f -a "report\t'What the migration changes'
 yaml\t'The migrated objects as YAML'
 json\t'The migrated objects as JSON'"
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -180,6 +186,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand update" -l now -d 'Time record
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
 name\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand update" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -188,6 +195,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand update" -l no-defaults -d 'Sho
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand update" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -l schema -d 'Schema documents to add to the built-in kinds (CRDs, OpenAPI documents, SMD schema YAML)' -r -F
+complete -c kssa -n "__fish_kssa_using_subcommand replay" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand replay" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -204,14 +212,20 @@ always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand man" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand man" -s V -l version -d 'Print version'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "apply" -d 'Apply manifests to live-object snapshots and print the results with managedFields'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "diff" -d 'Show what applying manifests would change, as a diff per object'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "conflicts" -d 'Explain the conflicts an apply would hit and how to resolve them'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "managers" -d 'Show who owns what in live objects'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "strip-managed" -d 'Remove managedFields (and optionally server-set fields) from objects'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "migrate-csa" -d 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "update" -d 'Record a non-apply write (PUT or PATCH) by a field manager'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "replay" -d 'Run scenario files of applies and updates, checking expectations'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kssa -n "__fish_kssa_using_subcommand version" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kssa -n "__fish_kssa_using_subcommand version" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand version" -s V -l version -d 'Print version'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "apply" -d 'Apply manifests to live-object snapshots and print the results with managedFields'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "diff" -d 'Show what applying manifests would change, as a diff per object'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "conflicts" -d 'Explain the conflicts an apply would hit and how to resolve them'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "managers" -d 'Show who owns what in live objects'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "strip-managed" -d 'Remove managedFields (and optionally server-set fields) from objects'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "migrate-csa" -d 'Migrate client-side-apply ownership to server-side apply, as kubectl does'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "update" -d 'Record a non-apply write (PUT or PATCH) by a field manager'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "replay" -d 'Run scenario files of applies and updates, checking expectations'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "man" -d 'Print the man page (roff)'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "version" -d 'Print kssa\'s version and the Kubernetes versions it embeds'
+complete -c kssa -n "__fish_kssa_using_subcommand help; and not __fish_seen_subcommand_from apply diff conflicts managers strip-managed migrate-csa update replay completions man version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

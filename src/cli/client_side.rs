@@ -134,6 +134,7 @@ impl<'a> ClientPredicted<'a> {
         Predicted {
             pair: self.pair,
             live: self.live,
+            dropped: &[],
             outcome,
         }
     }
@@ -334,6 +335,9 @@ pub fn run_compare(args: &super::diff::Args) -> anyhow::Result<super::Status> {
     };
     let forced = super::apply::predict(&loaded, &forced_args)?;
     let client = predict(&loaded, &args.apply, &args.mode)?;
+    for w in client.iter().flat_map(|c| &c.plan.warnings) {
+        eprint!("{w}");
+    }
     let mut comparisons = Vec::new();
     for ((s, f), c) in server.iter().zip(&forced).zip(&client) {
         let m = &c.pair.manifest;

@@ -53,6 +53,8 @@ pub struct Args {
     /// The owned field paths, one per line.
     #[arg(long)]
     pub fields: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 /// What to print per object, validated once.
@@ -80,7 +82,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut paths = args.paths.clone();
         paths.extend(args.live.iter().cloned());
         let decode = !args.apply.store.no_defaults;
-        read_live(&paths, args.recursive, &registry(&args.schema)?, decode)?
+        read_live(
+            &paths,
+            args.recursive,
+            &registry(&args.schema, args.kube.kube_version)?,
+            decode,
+        )?
     } else {
         let mut live = args.paths.clone();
         live.extend(args.live.iter().cloned());
@@ -90,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             live,
             schema: args.schema.clone(),
             namespace: args.namespace.clone(),
+            kube: args.kube.clone(),
             strict_schemas: false,
         };
         let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
@@ -109,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         out
     };
     let registry = match view {
-        View::Extract(_) => Some(registry(&args.schema)?),
+        View::Extract(_) => Some(registry(&args.schema, args.kube.kube_version)?),
         _ => None,
     };
     let subresource = args.apply.subresource.as_deref().unwrap_or("");
@@ -212,9 +220,12 @@ pub(super) fn title(object: &Value) -> String {
     }
 }
 
-/// The built-in schemas plus the given schema documents.
-pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
-    let mut registry = SchemaRegistry::new();
+/// The built-in schemas of a Kubernetes version plus the given schema documents.
+pub(super) fn registry(
+    paths: &[PathBuf],
+    version: kssa::kube::KubeVersion,
+) -> anyhow::Result<SchemaRegistry> {
+    let mut registry = SchemaRegistry::for_version(version);
     if paths.is_empty() {
         return Ok(registry);
     }

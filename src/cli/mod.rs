@@ -14,9 +14,11 @@ pub mod inputs;
 mod man;
 mod managers;
 mod migrate_csa;
+mod pipeline;
 mod replay;
 mod strip_managed;
 mod update;
+mod version;
 
 /// What a subcommand found, as an exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +35,7 @@ pub const EXIT_TROUBLE: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(
     name = "kssa",
-    version,
+    version = version::SHORT,
     about = "Kubernetes Server-Side Apply, offline",
     propagate_version = true
 )]
@@ -73,6 +75,8 @@ pub enum Command {
     Completions(completions::Args),
     /// Print the man page (roff).
     Man(man::Args),
+    /// Print kssa's version and the Kubernetes versions it embeds.
+    Version(version::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -89,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::Version(args) => version::run(args),
     };
     match outcome {
         Ok(Status::Clean) => ExitCode::SUCCESS,

@@ -60,11 +60,13 @@ pub struct Args {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let now = resolve_now(args.now.as_deref())?;
-    let registry = registry(&args.schema)?;
+    let registry = registry(&args.schema, args.kube.kube_version)?;
     let live: Vec<Value> = if args.live.is_empty() {
         Vec::new()
     } else {

@@ -22,7 +22,7 @@ use crate::kube::ResolvedKind;
 use crate::patch::{
     three_way_json_merge_patch, three_way_merge_patch, Precondition, ThreeWayError,
 };
-use crate::schema::builtin::builtin;
+use crate::schema::builtin::builtin_for;
 use crate::value::{to_json_string, Value};
 
 /// The annotation client-side apply keeps the last applied configuration in.
@@ -138,7 +138,7 @@ pub struct Failure {
 /// built-in resource's does) and whether kubectl's scheme registers its Go type.
 fn builtin_support(kind: &ResolvedKind) -> Option<bool> {
     let g = &kind.gvk;
-    let known = builtin().kind(&g.group, &g.version, &g.kind)?;
+    let known = builtin_for(kind.kube_version).kind(&g.group, &g.version, &g.kind)?;
     let info = kind.info.as_ref()?;
     (info.type_name == known.type_name && known.plural.is_some()).then(|| {
         KUBECTL_SCHEME_TYPES
@@ -262,4 +262,117 @@ fn merge(original: &str, modified: &str, current: &str) -> Result<(PatchType, Va
     three_way_json_merge_patch(original, modified, current, MERGE_PATCH_PRECONDITIONS)
         .map(|p| (PatchType::Merge, p))
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::SchemaRegistry;
+    use crate::value::from_json_str;
+
+    fn kind(api_version: &str, kind: &str) -> ResolvedKind {
+        SchemaRegistry::new().resolve(api_version, kind).unwrap()
+    }
+
+    fn deployment(replicas: i64, annotation: Option<&str>) -> Value {
+        let mut v = from_json_str(&format!(
+            r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"web","namespace":"ns"}},"spec":{{"replicas":{replicas}}}}}"#
+        ))
+        .unwrap();
+        if let Some(a) = annotation {
+            let meta = v.as_map_mut().unwrap().get_mut("metadata").unwrap();
+            let mut annotations = crate::value::Map::new();
+            annotations.insert(LAST_APPLIED.into(), Value::from(a));
+            meta.as_map_mut()
+                .unwrap()
+                .insert("annotations".into(), Value::Map(annotations));
+        }
+        v
+    }
+
+    #[test]
+    fn a_missing_object_is_created_with_its_annotation() {
+        let plan = plan(
+            &deployment(2, None),
+            None,
+            &kind("apps/v1", "Deployment"),
+            ClientOptions::default(),
+        );
+        let Ok(Request::Create { object }) = plan.outcome else {
+            panic!("{plan:?}")
+        };
+        assert!(annotation(&object).is_some_and(|a| a.ends_with("}}\n")));
+        assert!(plan.warnings.is_empty());
+    }
+
+    #[test]
+    fn drift_is_overwritten_and_a_missing_annotation_warned_about() {
+        let k = kind("apps/v1", "Deployment");
+        let plan = plan(
+            &deployment(2, None),
+            Some(&deployment(5, None)),
+            &k,
+            ClientOptions::default(),
+        );
+        assert_eq!(plan.warnings.len(), 1);
+        assert!(plan.warnings[0].starts_with("Warning: resource deployments.apps/web is missing"));
+        let Ok(Request::Patch {
+            patch_type, patch, ..
+        }) = plan.outcome
+        else {
+            panic!("{plan:?}")
+        };
+        assert_eq!(patch_type, PatchType::Strategic);
+        assert_eq!(patch.get_path(&["spec", "replicas"]), Some(&Value::Int(2)));
+    }
+
+    #[test]
+    fn an_unchanged_manifest_sends_nothing() {
+        let k = kind("apps/v1", "Deployment");
+        let manifest = deployment(2, None);
+        let (annotation, _) = modified_configuration(&manifest);
+        let live = deployment(2, Some(&annotation));
+        let plan = plan(&manifest, Some(&live), &k, ClientOptions::default());
+        assert_eq!(
+            plan.outcome,
+            Ok(Request::Nothing {
+                patch_type: PatchType::Strategic
+            })
+        );
+    }
+
+    #[test]
+    fn kinds_without_a_schema_get_a_json_merge_patch_and_an_invalid_annotation_fails() {
+        let k = kind("example.com/v1", "Widget");
+        let manifest = from_json_str(
+            r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"l":[1]}}"#,
+        )
+        .unwrap();
+        let mut live = manifest.clone();
+        live.as_map_mut()
+            .unwrap()
+            .insert("spec".into(), from_json_str(r#"{"l":[1,2]}"#).unwrap());
+        let plan1 = plan(&manifest, Some(&live), &k, ClientOptions::default());
+        let Ok(Request::Patch {
+            patch_type, text, ..
+        }) = &plan1.outcome
+        else {
+            panic!("{plan1:?}")
+        };
+        assert_eq!(*patch_type, PatchType::Merge);
+        assert!(text.contains(r#""spec":{"l":[1]}"#), "{text}");
+        let bad = deployment(1, Some("{"));
+        let plan2 = plan(
+            &deployment(2, None),
+            Some(&bad),
+            &kind("apps/v1", "Deployment"),
+            ClientOptions::default(),
+        );
+        let Err(f) = plan2.outcome else { panic!() };
+        assert!(f
+            .message
+            .starts_with("creating patch with:\noriginal:\n{\nmodified:\n"));
+        assert!(f.message.ends_with("\nfor: invalid JSON document"));
+        assert_eq!(plan2.warnings.len(), 2);
+    }
 }

@@ -176,3 +176,48 @@ impl PatchMetaLookup for KubectlPatchMeta<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::SchemaRegistry;
+
+    /// CRD schemas nest `properties`, a map of schemas: a changed property can only be looked
+    /// up through the map, which each source refuses in its own words.
+    #[test]
+    fn each_source_refuses_a_map_of_objects_in_its_own_words() {
+        let k = SchemaRegistry::new()
+            .resolve("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+            .unwrap();
+        let refusal = |source| {
+            let root = KubectlPatchMeta::new(&k.schema, &k.type_ref, source);
+            let (spec, _) = root.lookup_map_field("spec").unwrap();
+            let (version, meta) = spec.unwrap().lookup_list_field("versions").unwrap();
+            assert_eq!(meta.merge_key, None);
+            let (schema, _) = version.unwrap().lookup_map_field("schema").unwrap();
+            let (v3, _) = schema.unwrap().lookup_map_field("openAPIV3Schema").unwrap();
+            let (props, _) = v3.unwrap().lookup_map_field("properties").unwrap();
+            props.unwrap().lookup_map_field("spec").unwrap_err()
+        };
+        assert_eq!(
+            refusal(MetaSource::OpenApiV3),
+            "unable to find api field \"spec\""
+        );
+        assert_eq!(refusal(MetaSource::OpenApiV2), "expected kind, but got map");
+        assert_eq!(
+            refusal(MetaSource::GoStruct),
+            "merging an object in json but data type is not struct, instead is: map"
+        );
+    }
+
+    #[test]
+    fn merge_keys_come_from_the_schema() {
+        let k = SchemaRegistry::new().resolve("v1", "Pod").unwrap();
+        let root = KubectlPatchMeta::new(&k.schema, &k.type_ref, MetaSource::OpenApiV3);
+        let (spec, _) = root.lookup_map_field("spec").unwrap();
+        let (_, meta) = spec.unwrap().lookup_list_field("containers").unwrap();
+        assert_eq!(meta.merge_key.as_deref(), Some("name"));
+        assert_eq!(meta.strategies, vec!["merge".to_string()]);
+        assert!(root.lookup_map_field("nope").is_err());
+    }
+}

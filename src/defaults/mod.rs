@@ -1,6 +1,7 @@
 //! What the API server stores after a write: the merged object converted to its typed form and
 //! back ([`roundtrip`], over the k8s.io/api Go types of [`gotypes`]), then defaulted — the
-//! Kubernetes 1.36 `SetDefaults_*` rules for built-in kinds ([`rules`]), or a CRD's structural
+//! `SetDefaults_*` rules for built-in kinds ([`rules`], with the ones that differ between
+//! Kubernetes versions in [`versioned`]), or a CRD's structural
 //! `default`s and pruning ([`structural`]).
 //!
 //! Ownership never comes from here: managedFields are computed on the merged object first.
@@ -14,13 +15,21 @@ pub mod quantity;
 mod read;
 mod roundtrip;
 mod rules;
-mod structural;
+pub(crate) mod structural;
+mod versioned;
 
 use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;
 use gotypes::GoTypes;
 
 pub use read::{decode_document, decode_stored, ReadNotes};
+
+/// The version-dependent rules of what the server stores: each one's description (with the
+/// upstream change) and the Kubernetes versions it applies to.
+pub fn version_dependent_rules() -> impl Iterator<Item = (&'static str, crate::kube::VersionRange)>
+{
+    versioned::RULES.iter().map(|r| (r.what, r.versions))
+}
 
 /// Which steps run (both for a real server; the conformance vectors check them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,11 +78,14 @@ pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {
     match classify(kind) {
         KindClass::Builtin => {
             round_trip(object, &kind.gvk);
+            let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
             if stage == Stage::Defaulted {
-                let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
                 rules::default_object(type_name, object);
+                versioned::default(type_name, object, kind.kube_version);
                 round_trip(object, &kind.gvk);
             }
+            let (schema, root) = (&kind.schema, &kind.type_ref);
+            versioned::encode(type_name, schema, root, object, kind.kube_version);
         }
         KindClass::Custom => {
             structural::prune(&kind.schema, &kind.type_ref, object, true);

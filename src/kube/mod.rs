@@ -10,10 +10,12 @@ mod registry;
 pub mod selector;
 pub mod served;
 pub mod storage;
+mod version;
 
 pub use convert::VersionConverter;
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
-pub use registry::{KindVersions, ResolvedKind, SchemaRegistry};
+pub use registry::{KindVersions, NotInVersion, ResolvedKind, SchemaRegistry};
+pub use version::{KubeVersion, KubeVersionError, VersionRange};
 
 #[cfg(test)]
 mod corpus_tests;

@@ -37,6 +37,7 @@ use crate::kube::{storage, GroupVersionKind, ObjectRef, ResolvedKind, VersionCon
 use crate::merge::{ApplyOutcome, Conflicts, Converter, UpdateError, Updater};
 use crate::typed::Typed;
 use crate::value::{Map, Value};
+use std::borrow::Cow;
 
 pub use super::state::{ANCIENT_CHANGES_MANAGER, MAX_UPDATE_MANAGERS};
 /// The entry an object's untracked fields are given on its first apply.
@@ -148,16 +149,15 @@ pub fn write(
         _ => live,
     };
     let stored = read_stored(live, kind, req);
+    let stored = stored.as_ref();
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
     let decoded;
-    let object = if req.operation == Operation::Update {
+    let object = if req.operation == Operation::Update && req.defaulting {
         let mut body = object.clone();
-        if req.defaulting {
-            storage::fold_secret_string_data(&mut body);
-            crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
-        }
+        storage::fold_secret_string_data(&mut body);
+        crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
         decoded = body;
         &decoded
     } else {
@@ -165,11 +165,11 @@ pub fn write(
     };
     let ctx = Context::new(kind, req, now, live.is_none(), converter);
     let mut result = match req.operation {
-        Operation::Apply => ctx.apply(&stored, object)?,
+        Operation::Apply => ctx.apply(stored, object)?,
         Operation::Update => {
             let empty;
             let base = match live {
-                Some(_) => &stored,
+                Some(_) => stored,
                 None => {
                     empty = ctx.empty();
                     &empty
@@ -181,9 +181,10 @@ pub fn write(
     if req.defaulting {
         // The merged apply reaches the internal type only now (after the field manager).
         storage::fold_secret_string_data(&mut result);
-        crate::defaults::store_over(&mut result, &stored, kind);
+        crate::defaults::store_over(&mut result, stored, kind);
     }
     let stored = read_stored(original, kind, req);
+    let stored = stored.as_ref();
     if let (Some(v), Some(original)) = (live_version, original) {
         result = ctx
             .converter
@@ -197,15 +198,16 @@ pub fn write(
             reset::restore(&mut result, original, &ctx.restore);
         }
     }
-    keep_times_of_noop(&stored, &mut result);
+    if same_apart_from_managed_fields(stored, &result) {
+        keep_times_of_noop(stored, &mut result);
+    }
     // BeforeCreate/BeforeUpdate run after the timestamp check: a stray namespace still counts
     // as a change there.
     if req.defaulting && kind.info.as_ref().is_some_and(|i| !i.namespaced) {
         storage::clear_namespace(&mut result);
     }
-    keep_managed_fields_place(&stored, &mut result);
-    let changed =
-        original.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
+    keep_managed_fields_place(stored, &mut result);
+    let changed = original.is_none() || !same_apart_from_managed_fields(stored, &result);
     let managed_fields_changed = stored.get_path(&["metadata", "managedFields"])
         != result.get_path(&["metadata", "managedFields"]);
     Ok(WriteOutcome {
@@ -217,15 +219,20 @@ pub fn write(
 
 /// The stored object as the server reads it: with `defaulting`, decoded and defaulted before
 /// the field manager compares anything with it (the read path, [`crate::defaults::decode_stored`]).
-fn read_stored(live: Option<&Value>, kind: &ResolvedKind, req: &WriteRequest) -> Value {
-    let Some(live) = live else {
-        return Value::Map(Map::new());
-    };
-    let mut stored = live.clone();
-    if req.defaulting {
-        crate::defaults::decode_stored(&mut stored, kind);
+fn read_stored<'a>(
+    live: Option<&'a Value>,
+    kind: &ResolvedKind,
+    req: &WriteRequest,
+) -> Cow<'a, Value> {
+    match live {
+        None => Cow::Owned(Value::Map(Map::new())),
+        Some(live) if !req.defaulting => Cow::Borrowed(live),
+        Some(live) => {
+            let mut stored = live.clone();
+            crate::defaults::decode_stored(&mut stored, kind);
+            Cow::Owned(stored)
+        }
     }
-    stored
 }
 
 /// Why one attempt failed: conflicts are kept raw for the last-applied allowance.
@@ -365,6 +372,10 @@ impl<'a> Context<'a> {
             "new",
             true,
         )?;
+        let stored = match stored {
+            Cow::Owned(normalized) => normalized,
+            Cow::Borrowed(_) => new,
+        };
         let mut object = restored(stored);
         set_managed_fields(&mut object, &managed);
         Ok(object)
@@ -372,15 +383,15 @@ impl<'a> Context<'a> {
 
     /// The update part of the stack: the changed fields go to `id` (timed now), then the cap.
     /// Returns the object to store (`new`, with unions normalized if asked).
-    fn record_update(
+    fn record_update<'v>(
         &self,
         live: &Value,
-        new: &Value,
+        new: &'v Value,
         managed: &mut Managed,
         id: &str,
         what: &str,
         normalize: bool,
-    ) -> Result<Value, WriteError> {
+    ) -> Result<Cow<'v, Value>, WriteError> {
         let typed = self.typed();
         typed.validate(new, true).map_err(|e| WriteError::Invalid {
             message: format!(
@@ -417,7 +428,7 @@ impl<'a> Context<'a> {
                     ),
                 },
             })?;
-        let stored = updated.object.into_owned();
+        let stored = updated.object;
         managed.fields = updated.managers;
         strip_meta(managed, CURRENT_OPERATION);
         if let Some(vs) = managed.fields.remove(CURRENT_OPERATION) {
@@ -592,16 +603,24 @@ fn resets_tracking(body: &Value) -> bool {
     }
 }
 
+/// A copy of the object without `metadata.managedFields`; the entries are never copied.
 fn without_managed_fields(object: &Value) -> Value {
-    let mut o = object.clone();
-    if let Some(meta) = o
-        .as_map_mut()
-        .and_then(|m| m.get_mut("metadata"))
-        .and_then(Value::as_map_mut)
-    {
-        meta.shift_remove("managedFields");
-    }
-    o
+    let Value::Map(top) = object else {
+        return object.clone();
+    };
+    let entries = top.iter().map(|(k, v)| {
+        let v = match v {
+            Value::Map(meta) if k == "metadata" => Value::Map(
+                meta.iter()
+                    .filter(|(k, _)| *k != "managedFields")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        (k.clone(), v)
+    });
+    Value::Map(entries.collect())
 }
 
 /// Stores the encoded entries; no entries means no `managedFields` key at all.
@@ -644,28 +663,58 @@ fn keep_managed_fields_place(stored: &Value, result: &mut Value) {
     }
 }
 
-/// When a write changed nothing but times, the stored times stay
-/// (`IgnoreManagedFieldsTimestampsTransformer`).
-fn keep_times_of_noop(stored: &Value, result: &mut Value) {
-    if without_managed_fields(stored) != without_managed_fields(result) {
-        return;
+/// Whether two objects are equal once `metadata.managedFields` is left out of both, compared
+/// in place: copying both objects only to decide this dominated the cost of a write.
+fn same_apart_from_managed_fields(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Map(a), Value::Map(b)) => map_eq_except(a, b, None, |key, x, y| match (x, y) {
+            (Value::Map(x), Value::Map(y)) if key == "metadata" => {
+                map_eq_except(x, y, Some("managedFields"), |_, x, y| x == y)
+            }
+            _ => x == y,
+        }),
+        _ => a == b,
     }
-    let entries = |o: &Value| -> Option<Vec<Value>> {
-        let list = o.get_path(&["metadata", "managedFields"])?.as_list()?;
+}
+
+/// Map equality (as `Value`'s: entry order does not matter) with the entry `skip` left out of
+/// both sides and the values compared by `eq`.
+fn map_eq_except(
+    a: &Map,
+    b: &Map,
+    skip: Option<&str>,
+    eq: impl Fn(&str, &Value, &Value) -> bool,
+) -> bool {
+    let skipped = |k: &str| skip == Some(k);
+    let len = |m: &Map| m.len() - skip.map_or(0, |k| usize::from(m.contains_key(k)));
+    len(a) == len(b)
+        && a.iter()
+            .filter(|(k, _)| !skipped(k))
+            .all(|(k, x)| b.get(k).is_some_and(|y| eq(k, x, y)))
+}
+
+/// When a write changed nothing but times, the stored times stay
+/// (`IgnoreManagedFieldsTimestampsTransformer`). Called only when the objects apart from
+/// managedFields are equal.
+fn keep_times_of_noop(stored: &Value, result: &mut Value) {
+    fn entries(o: &Value) -> Option<&[Value]> {
         Some(
-            list.iter()
-                .map(|e| {
-                    let mut e = e.clone();
-                    if let Some(m) = e.as_map_mut() {
-                        m.shift_remove("time");
-                    }
-                    e
-                })
-                .collect(),
+            o.get_path(&["metadata", "managedFields"])?
+                .as_list()?
+                .as_slice(),
         )
+    }
+    let same_but_times = |old: &[Value], new: &[Value]| {
+        old.len() == new.len()
+            && old.iter().zip(new).all(|(x, y)| match (x, y) {
+                (Value::Map(x), Value::Map(y)) => {
+                    map_eq_except(x, y, Some("time"), |_, x, y| x == y)
+                }
+                _ => x == y,
+            })
     };
     if let (Some(old), Some(new)) = (entries(stored), entries(result)) {
-        if old == new {
+        if same_but_times(old, new) {
             let stored_fields = stored.get_path(&["metadata", "managedFields"]).cloned();
             if let (Some(v), Some(Value::Map(meta))) = (
                 stored_fields,

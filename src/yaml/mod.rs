@@ -16,6 +16,7 @@
 mod compose;
 mod emit;
 mod events;
+mod fast;
 mod go_quote;
 mod json;
 mod resolve;

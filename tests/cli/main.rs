@@ -4,6 +4,7 @@ mod csa_apply;
 mod defaults;
 mod generated;
 mod golden;
+mod kube_version;
 mod real_snapshots;
 mod replay;
 mod robustness;

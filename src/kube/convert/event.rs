@@ -3,7 +3,7 @@
 //! `Convert_core_Event_To_v1_Event`): both are the one internal `core.Event`, whose fields
 //! the events group renames. Fields keep their values; absent fields stay absent.
 
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 /// (core/v1 name, events.k8s.io/v1 name), in core/v1's field order.
 const CORE_FIELDS: &[(&str, &str)] = &[
@@ -50,11 +50,7 @@ fn renamed(
     order: &[&str],
     name_in: impl Fn(&str) -> &str,
 ) -> Value {
-    let mut out = Map::new();
-    out.insert("apiVersion".into(), Value::from(api_version));
-    if let Some(kind) = value.get("kind") {
-        out.insert("kind".into(), kind.clone());
-    }
+    let mut out = super::type_meta(value, api_version, "Event");
     for &field in order {
         if let Some(v) = value.get(name_in(field)) {
             out.insert(field.to_string(), v.clone());

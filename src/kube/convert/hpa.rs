@@ -94,12 +94,9 @@ fn decode_annotation(text: &Value, name: &str) -> Result<Vec<Value>, ConversionE
 }
 
 fn head(object: &Value, api_version: &str) -> Map {
-    let mut out = Map::new();
-    out.insert("apiVersion".into(), Value::from(api_version));
-    for k in ["kind", "metadata"] {
-        if let Some(v) = object.get(k) {
-            out.insert(k.into(), v.clone());
-        }
+    let mut out = super::type_meta(object, api_version, "HorizontalPodAutoscaler");
+    if let Some(v) = object.get("metadata") {
+        out.insert("metadata".into(), v.clone());
     }
     out
 }

@@ -10,12 +10,12 @@ mod hpa;
 
 use super::object::GroupVersionKind;
 use super::registry::{KindVersions, ResolvedKind};
-use super::served::{same_resource, served_versions, Minor, DEFAULT_RELEASE};
+use super::served::{same_resource, served_versions, Minor};
 use crate::merge::{ConversionError, Converter};
-use crate::schema::builtin::builtin;
+use crate::schema::builtin::builtin_for;
 use crate::schema::crd::CrdConversion;
 use crate::schema::{Schema, SchemaError, TypeRef};
-use crate::value::Value;
+use crate::value::{Map, Value};
 use std::sync::Arc;
 
 /// Pairs of versions of one built-in resource whose schemas are the same, so converting
@@ -30,6 +30,10 @@ const IDENTICAL_VERSIONS: &[(&str, &str, &str)] = &[
     ("networking.k8s.io", "IPAddress", "v1beta1|v1"),
     ("networking.k8s.io", "ServiceCIDR", "v1beta1|v1"),
     ("storage.k8s.io", "VolumeAttributesClass", "v1beta1|v1"),
+    // Checked against the 1.31 definitions (the last release serving v1beta3). Not
+    // PriorityLevelConfiguration: its v1beta3 conversion treats a zero nominalConcurrencyShares
+    // specially (pkg/apis/flowcontrol/v1beta3/conversion.go).
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema", "v1beta3|v1"),
 ];
 
 /// How values move between two versions of a built-in resource.
@@ -83,12 +87,14 @@ pub struct VersionConverter {
     /// `apiVersion` and root type of every served version.
     versions: Vec<(String, TypeRef)>,
     rules: Rules,
+    /// The kind, for values that do not say (a typed zero object, a partial value).
+    kind: String,
 }
 
 impl VersionConverter {
-    /// The converter for objects of `kind`, for a server of the default release.
+    /// The converter for objects of `kind`, for a server of the kind's Kubernetes version.
     pub fn for_kind(kind: &ResolvedKind) -> Result<VersionConverter, SchemaError> {
-        VersionConverter::for_release(kind, DEFAULT_RELEASE)
+        VersionConverter::for_release(kind, Minor::of(kind.kube_version))
     }
 
     /// The converter for objects of `kind` on a server of `release`. The kind's own version is
@@ -103,9 +109,11 @@ impl VersionConverter {
                 schema: kind.schema.clone(),
                 versions: vec![(own, kind.type_ref.clone())],
                 rules: Rules::Single,
+                kind: kind.gvk.kind.clone(),
             }),
             KindVersions::Builtin => {
-                let b = builtin();
+                // The versions' types as the server of that release has them.
+                let b = builtin_for(kind.kube_version);
                 let mut names: Vec<(String, String)> = Vec::new();
                 for row in served_versions(&kind.gvk, release) {
                     // A version the embedded schemas lack cannot be typed: as good as unserved.
@@ -128,6 +136,7 @@ impl VersionConverter {
                     schema,
                     versions,
                     rules: Rules::Builtin,
+                    kind: kind.gvk.kind.clone(),
                 })
             }
             KindVersions::Crd {
@@ -147,6 +156,7 @@ impl VersionConverter {
                     })
                     .collect::<Result<_, SchemaError>>()?,
                 rules: Rules::Crd(conversion.clone()),
+                kind: kind.gvk.kind.clone(),
             }),
         }
     }
@@ -166,11 +176,12 @@ impl VersionConverter {
         matches!(self.rules, Rules::Single) || self.versions.iter().any(|(v, _)| v == api_version)
     }
 
-    fn kind_of(value: &Value) -> &str {
+    fn kind_of<'v>(&'v self, value: &'v Value) -> &'v str {
         value
             .get("kind")
             .and_then(Value::as_str)
-            .unwrap_or_default()
+            .filter(|k| !k.is_empty())
+            .unwrap_or(&self.kind)
     }
 }
 
@@ -198,7 +209,7 @@ impl Converter for VersionConverter {
         if from == to {
             return Ok(value.clone());
         }
-        let kind = Self::kind_of(value);
+        let kind = self.kind_of(value);
         let (from_gvk, to_gvk) = (
             GroupVersionKind::new(from, kind),
             GroupVersionKind::new(to, kind),
@@ -210,7 +221,15 @@ impl Converter for VersionConverter {
                  CustomResourceDefinition {}, which kssa cannot call offline",
                 crd.name
             ))),
-            Rules::Crd(_) => Ok(with_api_version(value, to)),
+            Rules::Crd(_) => {
+                // The `None` converter only rewrites apiVersion; reading the object at the
+                // target version then prunes what that version's schema does not declare
+                // (apiextensions-apiserver's schema coercion on decode).
+                let mut out = with_api_version(value, to);
+                let tr = self.type_ref(to)?;
+                crate::defaults::structural::prune(&self.schema, &tr, &mut out, true);
+                Ok(out)
+            }
             Rules::Builtin => match builtin_rule(&from_gvk, &to_gvk) {
                 Some(BuiltinRule::Hpa) if to_gvk.version == "v1" => hpa::v2_to_v1(value),
                 Some(BuiltinRule::Hpa) => hpa::v1_to_v2(value),
@@ -225,6 +244,28 @@ impl Converter for VersionConverter {
             },
         }
     }
+}
+
+/// A converted object's `apiVersion` and `kind`, in the order the original has them (a
+/// snapshot printed `kind` first keeps it first, so a diff shows no reordering).
+pub(crate) fn type_meta(original: &Value, api_version: &str, default_kind: &str) -> Map {
+    let kind = original
+        .get("kind")
+        .cloned()
+        .unwrap_or_else(|| Value::from(default_kind));
+    let kind_first = original
+        .as_map()
+        .and_then(|m| Some(m.get_index_of("kind")? < m.get_index_of("apiVersion")?))
+        .unwrap_or(false);
+    let mut out = Map::new();
+    if kind_first {
+        out.insert("kind".into(), kind);
+        out.insert("apiVersion".into(), Value::from(api_version));
+    } else {
+        out.insert("apiVersion".into(), Value::from(api_version));
+        out.insert("kind".into(), kind);
+    }
+    out
 }
 
 /// The value with `apiVersion` set to `api_version` (kept in place when present).
