@@ -59,6 +59,8 @@ pub enum Outcome {
 pub struct Predicted<'a> {
     pub pair: &'a Pair,
     pub live: Option<&'a Value>,
+    /// Fields of the live snapshot that the server's decoding drops.
+    pub dropped: &'a [String],
     pub outcome: Outcome,
 }
 
@@ -110,6 +112,7 @@ pub fn predict_one<'a>(
         Ok(outcome) => Ok(Predicted {
             pair,
             live,
+            dropped: pair.live.map_or(&[][..], |i| &live_objects[i].dropped),
             outcome,
         }),
         Err(e) => {
@@ -275,7 +278,7 @@ pub(super) fn write_back(
 /// Without `--write`, and for output that needs no count of the objects, each object is
 /// printed as it comes through the pipeline, so memory does not grow with the input.
 fn run_streaming(args: Args) -> anyhow::Result<Status> {
-    let mut loaded = Loaded::load_streaming(&args.inputs)?;
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -333,7 +336,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if !client_side && !args.write && args.output != Output::Json {
         return run_streaming(args);
     }
-    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }

@@ -167,9 +167,24 @@ fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<(String, Vec<String>)
     }
 }
 
-/// The line on stderr that goes with an object's diff, if any: its conflicts, or the fields
-/// the server fills in.
+/// The lines on stderr that go with an object's diff, if any: the fields of the live snapshot
+/// the server's decoding drops, then its conflicts or the fields the server fills in.
 fn notice_of(r: &Predicted, s: &Sides, change: ChangeKind, args: &Args) -> Option<String> {
+    let dropped = (!r.dropped.is_empty() && args.output == DiffOutput::Unified)
+        .then(|| format!("# server-dropped: {}: {}\n", s.name, r.dropped.join(" ")));
+    let rest = notice_after_decoding(r, s, change, args);
+    match (dropped, rest) {
+        (Some(d), Some(r)) => Some(d + &r),
+        (d, r) => d.or(r),
+    }
+}
+
+fn notice_after_decoding(
+    r: &Predicted,
+    s: &Sides,
+    change: ChangeKind,
+    args: &Args,
+) -> Option<String> {
     let m = &r.pair.manifest;
     match (&r.outcome, args.apply.store.no_defaults, change) {
         (Outcome::Conflicts { message, .. }, _, _) => {
@@ -186,7 +201,7 @@ fn notice_of(r: &Predicted, s: &Sides, change: ChangeKind, args: &Args) -> Optio
 
 /// Unified output, object by object through the pipeline: memory does not grow with the input.
 fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
-    let mut loaded = Loaded::load_streaming(&args.inputs)?;
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -237,7 +252,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     if !client_side && program.is_none() && args.output == DiffOutput::Unified {
         return run_streaming(args, color);
     }
-    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }

@@ -216,11 +216,13 @@ pub struct LiveFile {
     pub text: String,
 }
 
-/// A live object and the file it came from.
+/// A live object, decoded as the API server reads it, and the file it came from.
 pub struct LiveObject {
     pub object: Object,
     /// Index into [`Loaded::live_files`]; `None` for stdin.
     pub file: Option<usize>,
+    /// Fields of the snapshot that the server's decoding drops.
+    pub dropped: Vec<String>,
 }
 
 /// Everything read, checked and paired.
@@ -382,19 +384,21 @@ impl PairMaker<'_> {
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Loaded::load_with(args, true)
+        Loaded::load_with(args, true, true)
     }
 
     /// `validate` false skips checking manifests against their schema, as kubectl's
-    /// client-side apply does not check them (the server does, after patching).
-    pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
-        Self::read(args, validate, None)
+    /// client-side apply does not check them (the server does, after patching). With `decode`,
+    /// live objects are decoded as the API server reads them ([`kssa::defaults::decode_stored`];
+    /// off for `--no-defaults`, the raw view).
+    pub fn load_with(args: &InputArgs, validate: bool, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, validate, decode, None)
     }
 
     /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
     /// that large manifests need not be kept.
-    pub fn load_streaming(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Self::read(args, true, Some(KEEP_LIMIT))
+    pub fn load_streaming(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, true, decode, Some(KEEP_LIMIT))
     }
 
     /// Reads everything; manifests larger than `defer_above` bytes are not kept (see
@@ -402,6 +406,7 @@ impl Loaded {
     fn read(
         args: &InputArgs,
         validate: bool,
+        decode: bool,
         defer_above: Option<usize>,
     ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
@@ -483,7 +488,11 @@ impl Loaded {
                     ));
                     continue;
                 }
-                live.push(LiveObject { object, file });
+                live.push(LiveObject {
+                    object,
+                    file,
+                    dropped: Vec::new(),
+                });
             }
         }
 
@@ -499,6 +508,9 @@ impl Loaded {
                     let namespaced = namespaced(&registry, &r);
                     default_namespace(o, namespaced, args.namespace());
                     key = object_key(o, namespaced);
+                    if decode {
+                        l.dropped = kssa::defaults::decode_stored(&mut o.value, &r).dropped;
+                    }
                 }
                 Err(e) => live_errors.push(InputError::invalid(&o.origin, "", e)),
             }
@@ -557,7 +569,7 @@ impl Loaded {
         }
         if crd_seen {
             // A CRD spelled so that the byte search missed it: read everything the usual way.
-            return Self::read(args, validate, None);
+            return Self::read(args, validate, decode, None);
         }
         errors.extend(source_errors.into_iter().flatten());
         errors.extend(crd_errors);

@@ -81,10 +81,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let objects: Vec<Value> = if args.filenames.is_empty() {
         let mut paths = args.paths.clone();
         paths.extend(args.live.iter().cloned());
-        read_objects(&paths, args.recursive)?
-            .into_iter()
-            .flat_map(|(_, _, objs)| objs.into_iter().map(|o| o.value))
-            .collect()
+        let decode = !args.apply.store.no_defaults;
+        read_live(
+            &paths,
+            args.recursive,
+            &registry(&args.schema, args.kube.kube_version)?,
+            decode,
+        )?
     } else {
         let mut live = args.paths.clone();
         live.extend(args.live.iter().cloned());
@@ -97,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             kube: args.kube.clone(),
             strict_schemas: false,
         };
-        let loaded = Loaded::load(&inputs)?;
+        let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
         for n in &loaded.notices {
             eprintln!("{n}");
         }
@@ -256,6 +259,27 @@ pub(super) fn read_texts(
     for source in sources_of(paths, recursive)? {
         let text = read_source(&source, &mut std::io::stdin().lock())?;
         out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
+    }
+    Ok(out)
+}
+
+/// Every object of the given paths (stdin when there are none); with `decode`, decoded as the
+/// API server reads a stored object ([`kssa::defaults::decode_stored`]).
+pub(super) fn read_live(
+    paths: &[PathBuf],
+    recursive: bool,
+    registry: &SchemaRegistry,
+    decode: bool,
+) -> anyhow::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for (_, _, objs) in read_objects(paths, recursive)? {
+        for mut o in objs {
+            if decode {
+                let kind = registry.resolve(o.api_version(), o.kind())?;
+                kssa::defaults::decode_stored(&mut o.value, &kind);
+            }
+            out.push(o.value);
+        }
     }
     Ok(out)
 }

@@ -4,7 +4,9 @@
 use super::managers::read_texts;
 use super::Status;
 use anyhow::Context as _;
+use kssa::defaults::decode_document;
 use kssa::io::{rewrite_documents, write_atomic, Source};
+use kssa::kube::SchemaRegistry;
 use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::{parse_stream, to_yaml_string};
@@ -22,7 +24,9 @@ pub struct Args {
     #[arg(long)]
     pub in_place: bool,
     /// Also drop what the server fills in: resourceVersion, uid, creationTimestamp,
-    /// generation, selfLink, status and the last-applied annotation.
+    /// generation, selfLink, status and the last-applied annotation. The object is first
+    /// decoded as the API server reads it (typed round trip and defaults), so an old
+    /// snapshot becomes what `kubectl get` shows today.
     #[arg(long)]
     pub server_fields: bool,
     /// Remove only this manager's entries. Repeatable.
@@ -47,6 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
         server_fields: args.server_fields,
     };
+    let registry = SchemaRegistry::new();
     let mut out = String::new();
     for (source, text) in read_texts(&args.paths, args.recursive)? {
         let docs = parse_stream(text.as_bytes()).with_context(|| source.to_string())?;
@@ -54,7 +59,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
         for mut doc in docs {
-            let outcome = strip_document(&mut doc.value, &options);
+            let decoded = args.server_fields && decode_document(&mut doc.value, &registry);
+            let mut outcome = strip_document(&mut doc.value, &options);
+            outcome.changed |= decoded;
             if outcome.reset > 0 {
                 eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);
             }

@@ -5,6 +5,7 @@ mod defaults;
 mod generated;
 mod golden;
 mod kube_version;
+mod real_snapshots;
 mod replay;
 mod robustness;
 mod vectors;
