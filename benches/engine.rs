@@ -282,7 +282,8 @@ mod layer {
             return;
         }
         let objects = objects();
-        let ops: [(&str, &dyn Fn(&Object) -> bool); 5] = [
+        type LayerOp<'a> = (&'a str, &'a dyn Fn(&Object) -> bool);
+        let ops: [LayerOp; 5] = [
             ("layer/create", &|o| {
                 write(
                     None,

@@ -172,7 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively')
             [CompletionResult]::new('--skip-non-objects', '--skip-non-objects', [CompletionResultType]::ParameterName, 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)')
             [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Rewrite the files (atomically) instead of printing')
-            [CompletionResult]::new('--server-fields', '--server-fields', [CompletionResultType]::ParameterName, 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation')
+            [CompletionResult]::new('--server-fields', '--server-fields', [CompletionResultType]::ParameterName, 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation. The object is first decoded as the API server reads it (typed round trip and defaults), so an old snapshot becomes what `kubectl get` shows today')
             [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Match --manager names as prefixes')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

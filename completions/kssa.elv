@@ -164,7 +164,7 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --recursive 'Read directories recursively'
             cand --skip-non-objects 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
             cand --in-place 'Rewrite the files (atomically) instead of printing'
-            cand --server-fields 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation'
+            cand --server-fields 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation. The object is first decoded as the API server reads it (typed round trip and defaults), so an old snapshot becomes what `kubectl get` shows today'
             cand --prefix 'Match --manager names as prefixes'
             cand -h 'Print help'
             cand --help 'Print help'

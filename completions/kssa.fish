@@ -156,7 +156,7 @@ never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s R -l recursive -d 'Read directories recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l in-place -d 'Rewrite the files (atomically) instead of printing'
-complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation. The object is first decoded as the API server reads it (typed round trip and defaults), so an old snapshot becomes what `kubectl get` shows today'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l prefix -d 'Match --manager names as prefixes'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s V -l version -d 'Print version'

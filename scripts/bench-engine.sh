@@ -33,6 +33,11 @@ current=$(bench_binary .)
 if [ -z "$baseline" ]; then
   exec "$current" $filter
 fi
+# Both checkouts build into one target directory, where their artifacts may share names: keep a
+# copy of this checkout's binary before building the baseline.
+out=$(mktemp -d)
+cp "$current" "$out/current-bench"
+current=$out/current-bench
 
 rev=$(git rev-parse --short "$baseline")
 tree=/tmp/kssa-bench-$rev
@@ -47,7 +52,6 @@ base=$(bench_binary "$tree")
 echo "current: $(git rev-parse --short HEAD) ($current)"
 echo "baseline: $rev ($base)"
 
-out=$(mktemp -d)
 for round in $(seq "$rounds"); do
   "$current" $filter >"$out/current.$round"
   "$base" $filter >"$out/baseline.$round"

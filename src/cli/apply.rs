@@ -1,7 +1,8 @@
 //! `kssa apply`: applies manifests to live snapshots, prints the resulting objects, and with
 //! `--write` updates the snapshot files. Also the apply pipeline `diff` and `conflicts` share.
 
-use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
+use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic, Anchor, Object};
@@ -67,6 +68,8 @@ pub fn conflict_origin(manifest: &Object, conflicts: &[ConflictDetail]) -> Strin
 pub struct Predicted<'a> {
     pub pair: &'a Pair,
     pub live: Option<&'a Value>,
+    /// Fields of the live snapshot that the server's decoding drops.
+    pub dropped: &'a [String],
     pub outcome: Outcome,
 }
 
@@ -78,26 +81,14 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     let mut out = Vec::with_capacity(loaded.pairs.len());
     let mut errors = Vec::new();
     for pair in &loaded.pairs {
-        let live = pair.live.map(|i| &loaded.live[i].object.value);
-        match server_apply(live, &pair.manifest.value, &pair.resolved, args, &now) {
-            Ok(outcome) => out.push(Predicted {
-                pair,
-                live,
-                outcome,
-            }),
-            Err(e) => {
-                // Blame the live snapshot, at its first bad node, when it is the object that
-                // does not fit its schema.
-                let typed = Typed::new(&pair.resolved.schema, &pair.resolved.type_ref);
-                let blamed = pair.live.and_then(|i| {
-                    let o = &loaded.live[i].object;
-                    let errs = typed.validate(&o.value, true).err()?;
-                    let (node, anchor) = errs.0.first().map(validation_node)?;
-                    Some(o.origin.at(&node, anchor))
-                });
-                let at = blamed.unwrap_or_else(|| pair.manifest.origin.to_string());
-                errors.push(format!("{at}: {e}"))
-            }
+        let mut warnings = Vec::new();
+        let predicted = predict_one(pair, &loaded.live, args, &now, &mut warnings);
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        match predicted {
+            Ok(p) => out.push(p),
+            Err(e) => errors.push(e),
         }
         if let Some(b) = &bar {
             b.inc(1);
@@ -108,6 +99,45 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     }
     anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
     Ok(out)
+}
+
+/// One apply request; an error names the input to blame. kubectl's warnings go to `warnings`.
+pub fn predict_one<'a>(
+    pair: &'a Pair,
+    live_objects: &'a [LiveObject],
+    args: &ApplyArgs,
+    now: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Predicted<'a>, String> {
+    let live = pair.live.map(|i| &live_objects[i].object.value);
+    match server_apply(
+        live,
+        &pair.manifest.value,
+        &pair.resolved,
+        args,
+        now,
+        warnings,
+    ) {
+        Ok(outcome) => Ok(Predicted {
+            pair,
+            live,
+            dropped: pair.live.map_or(&[][..], |i| &live_objects[i].dropped),
+            outcome,
+        }),
+        Err(e) => {
+            // Blame the live snapshot, at its first bad node, when it is the object that
+            // does not fit its schema.
+            let typed = Typed::new(&pair.resolved.schema, &pair.resolved.type_ref);
+            let blamed = pair.live.and_then(|i| {
+                let o = &live_objects[i].object;
+                let errs = typed.validate(&o.value, true).err()?;
+                let (node, anchor) = errs.0.first().map(validation_node)?;
+                Some(o.origin.at(&node, anchor))
+            });
+            let at = blamed.unwrap_or_else(|| pair.manifest.origin.to_string());
+            Err(format!("{at}: {e}"))
+        }
+    }
 }
 
 pub(super) fn without_managed_fields(v: &Value) -> Value {
@@ -125,6 +155,7 @@ fn server_apply(
     kind: &ResolvedKind,
     args: &ApplyArgs,
     now: &str,
+    warnings: &mut Vec<String>,
 ) -> Result<Outcome, WriteError> {
     let req = WriteRequest {
         operation: Operation::Apply,
@@ -139,9 +170,7 @@ fn server_apply(
     // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
     match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
         Ok(kubectl) => {
-            for w in &kubectl.warnings {
-                eprintln!("warning: {w}");
-            }
+            warnings.extend(kubectl.warnings);
             let o = kubectl.outcome;
             Ok(Outcome::Applied {
                 changed: o.changed || o.managed_fields_changed,
@@ -258,9 +287,68 @@ pub(super) fn write_back(
     Ok(())
 }
 
+/// Without `--write`, and for output that needs no count of the objects, each object is
+/// printed as it comes through the pipeline, so memory does not grow with the input.
+fn run_streaming(args: Args) -> anyhow::Result<Status> {
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let format = match args.output {
+        Output::Name => OutputFormat::Name,
+        _ => OutputFormat::Yaml,
+    };
+    let (mut out, mut err) = (Held::new(), Held::new());
+    let mut conflicts = 0;
+    let mut printed = 0;
+    for_each_predicted(
+        &mut loaded,
+        &args.apply,
+        |r| match &mut r.outcome {
+            Outcome::Applied { object, .. } if args.show_managed_fields => {
+                Ok(render_objects(&[object], format))
+            }
+            Outcome::Applied { object, .. } => Ok(without_managed_fields_in_place(object, |o| {
+                render_objects(&[o], format)
+            })),
+            Outcome::Conflicts { message, .. } => {
+                Err(format!("error: {}: {message}\n", r.pair.manifest.origin))
+            }
+        },
+        |shown| {
+            match shown {
+                Ok(text) => {
+                    if printed > 0 && format == OutputFormat::Yaml {
+                        out.push("---\n")?;
+                    }
+                    printed += 1;
+                    out.push(&text)?;
+                }
+                Err(line) => {
+                    conflicts += 1;
+                    err.push(&line)?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    err.write_to(&mut std::io::stderr().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    out.write_to(&mut stdout)?;
+    stdout.flush()?;
+    if conflicts > 0 {
+        eprintln!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out");
+        return Ok(Status::Found);
+    }
+    Ok(Status::Clean)
+}
+
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let client_side = args.mode.client_side()?;
-    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
+    if !client_side && !args.write && args.output != Output::Json {
+        return run_streaming(args);
+    }
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }

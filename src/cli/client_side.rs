@@ -134,6 +134,7 @@ impl<'a> ClientPredicted<'a> {
         Predicted {
             pair: self.pair,
             live: self.live,
+            dropped: &[],
             outcome,
         }
     }

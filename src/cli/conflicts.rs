@@ -50,7 +50,7 @@ fn force_command(file: &str, args: &ApplyArgs) -> String {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }

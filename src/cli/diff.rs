@@ -3,6 +3,7 @@
 
 use super::apply::{conflict_origin, predict, Outcome, Predicted};
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::Anchor;
@@ -86,6 +87,41 @@ fn sides(r: &Predicted, args: &Args) -> Sides {
     }
 }
 
+/// [`sides`] without copying the merged object; Secrets, which are masked, take the copying way.
+fn sides_in_place(r: &mut Predicted, args: &Args) -> Sides {
+    let is_secret = |v: &Value| v.get("kind").and_then(Value::as_str) == Some("Secret");
+    let merged_secret = matches!(&r.outcome, Outcome::Applied { object, .. } if is_secret(object));
+    if !args.show_secrets && (merged_secret || r.live.is_some_and(is_secret)) {
+        return sides(r, args);
+    }
+    let managed = args.show_managed_fields;
+    let live = r.live.map_or_else(String::new, |v| {
+        if managed || v.get_path(&["metadata", "managedFields"]).is_none() {
+            to_yaml_string(v)
+        } else {
+            to_yaml_string(&shown(v, managed))
+        }
+    });
+    let (merged, merged_value) = match &mut r.outcome {
+        Outcome::Applied { object, .. } if managed => (to_yaml_string(object), Some(&*object)),
+        Outcome::Applied { object, .. } => (
+            without_managed_fields_in_place(object, to_yaml_string),
+            Some(&*object),
+        ),
+        Outcome::Conflicts { .. } => (live.clone(), r.live),
+    };
+    let m = &r.pair.manifest;
+    let namespace = merged_value
+        .and_then(|v| v.get_path(&["metadata", "namespace"]))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Sides {
+        name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+        live,
+        merged,
+    }
+}
+
 /// Runs `KSSA_EXTERNAL_DIFF` or `KUBECTL_EXTERNAL_DIFF` as kubectl does: the command line split
 /// on spaces, then the LIVE and MERGED directories. Its exit status 0 or 1 is ours.
 fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
@@ -112,12 +148,122 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
     }
 }
 
+/// What the diff says of one object, and the conflicting paths with their managers.
+fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<FieldConflict>) {
+    let m = &r.pair.manifest;
+    match &r.outcome {
+        Outcome::Conflicts { conflicts, .. } => {
+            let mut fields: Vec<FieldConflict> = Vec::new();
+            for c in conflicts {
+                let p = c.path.to_string();
+                match fields.iter_mut().find(|f| f.path == p) {
+                    Some(f) => f.managers.push(c.manager.clone()),
+                    None => {
+                        let at = m.origin.position(&p, Anchor::Key);
+                        fields.push(FieldConflict {
+                            path: p,
+                            managers: vec![c.manager.clone()],
+                            line: at.line,
+                            column: at.column,
+                        })
+                    }
+                }
+            }
+            (ChangeKind::Conflicts, fields)
+        }
+        Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
+        Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
+        Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
+    }
+}
+
+/// The lines on stderr that go with an object's diff, if any: the fields of the live snapshot
+/// the server's decoding drops, then its conflicts or the fields the server fills in.
+fn notice_of(r: &Predicted, s: &Sides, change: ChangeKind, args: &Args) -> Option<String> {
+    let dropped = (!r.dropped.is_empty() && args.output == DiffOutput::Unified)
+        .then(|| format!("# server-dropped: {}: {}\n", s.name, r.dropped.join(" ")));
+    let rest = notice_after_decoding(r, s, change, args);
+    match (dropped, rest) {
+        (Some(d), Some(r)) => Some(d + &r),
+        (d, r) => d.or(r),
+    }
+}
+
+fn notice_after_decoding(
+    r: &Predicted,
+    s: &Sides,
+    change: ChangeKind,
+    args: &Args,
+) -> Option<String> {
+    let m = &r.pair.manifest;
+    match (&r.outcome, args.apply.store.no_defaults, change) {
+        (Outcome::Conflicts { conflicts, message }, _, _) => {
+            let at = conflict_origin(m, conflicts);
+            Some(format!("conflict: {at}: {message}\n"))
+        }
+        (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
+            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
+            (!filled.is_empty() && args.output == DiffOutput::Unified)
+                .then(|| format!("# server-filled: {}: {}\n", s.name, filled.join(" ")))
+        }
+        _ => None,
+    }
+}
+
+/// Unified output, object by object through the pipeline: memory does not grow with the input.
+fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let style = Style { color };
+    let (mut out, mut err) = (Held::new(), Held::new());
+    let mut summary = Summary::default();
+    for_each_predicted(
+        &mut loaded,
+        &args.apply,
+        |r| {
+            let s = sides_in_place(r, &args);
+            let (change, _) = change_of(r, &s);
+            let notice = notice_of(r, &s, change, &args);
+            (
+                change,
+                notice,
+                unified_diff(&s.name, &s.live, &s.merged, style),
+            )
+        },
+        |(change, notice, text)| {
+            summary.count(change);
+            if let Some(line) = notice {
+                err.push(&line)?;
+            }
+            Ok(out.push(&text)?)
+        },
+    )?;
+    err.write_to(&mut std::io::stderr().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    out.write_to(&mut stdout)?;
+    stdout.flush()?;
+    eprint!("{}", summary_line(&summary));
+    Ok(if summary.has_differences() {
+        Status::Found
+    } else {
+        Status::Clean
+    })
+}
+
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     if args.compare_modes {
         return super::client_side::run_compare(&args);
     }
     let client_side = args.mode.client_side()?;
-    let loaded = Loaded::load_with(&args.inputs, !client_side)?;
+    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
+    if !client_side && program.is_none() && args.output == DiffOutput::Unified {
+        return run_streaming(args, color);
+    }
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -127,9 +273,6 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         predict(&loaded, &args.apply)?
     };
     let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
-    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
         return external(program, &all);
     }
@@ -140,39 +283,12 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let mut changes = Vec::new();
     for (r, s) in results.iter().zip(&all) {
         let m = &r.pair.manifest;
-        let (change, conflicts) = match &r.outcome {
-            Outcome::Conflicts { conflicts, message } => {
-                eprintln!("conflict: {}: {message}", conflict_origin(m, conflicts));
-                let mut fields: Vec<FieldConflict> = Vec::new();
-                for c in conflicts {
-                    let p = c.path.to_string();
-                    match fields.iter_mut().find(|f| f.path == p) {
-                        Some(f) => f.managers.push(c.manager.clone()),
-                        None => {
-                            let at = m.origin.position(&p, Anchor::Key);
-                            fields.push(FieldConflict {
-                                path: p,
-                                managers: vec![c.manager.clone()],
-                                line: at.line,
-                                column: at.column,
-                            })
-                        }
-                    }
-                }
-                (ChangeKind::Conflicts, fields)
-            }
-            Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
-            Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
-            Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
-        };
-        text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
-        if let (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) =
-            (&r.outcome, args.apply.store.no_defaults, &change)
-        {
-            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
-            if !filled.is_empty() && args.output == DiffOutput::Unified {
-                eprintln!("# server-filled: {}: {}", s.name, filled.join(" "));
-            }
+        let (change, conflicts) = change_of(r, s);
+        if args.output == DiffOutput::Unified {
+            text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
+        }
+        if let Some(line) = notice_of(r, s, change, &args) {
+            eprint!("{line}");
         }
         changes.push(ObjectChange {
             name: s.name.clone(),

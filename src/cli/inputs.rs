@@ -4,8 +4,8 @@
 
 use anyhow::Context as _;
 use kssa::io::{
-    check_manifest, managed_fields_error, read_inputs, validation_error, InputError, Object,
-    ObjectKey, ReadOptions, Source, Stdin,
+    check_manifest, expand_paths, managed_fields_error, objects_of, read_source, skipped_file,
+    validation_error, InputError, Object, ObjectKey, ReadOptions, Source, SourceText, Stdin,
 };
 use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
@@ -220,26 +220,83 @@ pub struct LiveFile {
     pub text: String,
 }
 
-/// A live object and the file it came from.
+/// A live object, decoded as the API server reads it, and the file it came from.
 pub struct LiveObject {
     pub object: Object,
     /// Index into [`Loaded::live_files`]; `None` for stdin.
     pub file: Option<usize>,
+    /// Fields of the snapshot that the server's decoding drops.
+    pub dropped: Vec<String>,
 }
 
 /// Everything read, checked and paired.
 pub struct Loaded {
+    /// Empty when the manifests were too large to keep: then [`Loaded::each_pair`] reads them
+    /// again, one document at a time.
     pub pairs: Vec<Pair>,
     pub live: Vec<LiveObject>,
     pub live_files: Vec<LiveFile>,
     /// One line each: kinds that fell back to the deduced schema.
     pub notices: Vec<String>,
+    /// How many pairs there are, kept or not.
+    pub count: usize,
+    deferred: Option<Deferred>,
 }
+
+/// What reading the manifests a second time needs: their bytes, the schemas (with the CRDs the
+/// manifests define) and the live objects by identity.
+struct Deferred {
+    texts: Vec<SourceText>,
+    registry: SchemaRegistry,
+    live_index: HashMap<ObjectKey, usize>,
+    args: InputArgs,
+}
+
+/// How manifests and live objects are read.
+fn object_options(args: &InputArgs) -> ReadOptions {
+    ReadOptions {
+        recursive: args.recursive,
+        skip_non_objects: args.skip_non_objects,
+        ..ReadOptions::default()
+    }
+}
+
+/// Manifests above this many bytes are checked first and read again object by object while
+/// merging, so memory stays bounded by the largest object rather than by the input.
+const KEEP_LIMIT: usize = 8 << 20;
 
 /// Every input error at once, as one error whose lines each start with `error: `.
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     anyhow::anyhow!("{}", lines.join("\nerror: "))
+}
+
+/// Reads the sources of `paths` in order, each as its text or the error that replaces it;
+/// path expansion errors go to `errors`, skipped files' notices to `notices`.
+fn read_texts(
+    paths: &[PathBuf],
+    options: ReadOptions,
+    errors: &mut Vec<InputError>,
+    notices: &mut Vec<String>,
+    stdin: &mut Stdin,
+) -> Vec<Result<SourceText, InputError>> {
+    let (sources, errs) = expand_paths(paths, options.recursive);
+    errors.extend(errs);
+    let mut out = Vec::new();
+    for source in sources {
+        if let Some(why) = skipped_file(&source) {
+            notices.push(format!("notice: {source}: skipped: {why}"));
+            continue;
+        }
+        if source == Source::Stdin {
+            if let Err(e) = stdin.take() {
+                out.push(Err(e));
+                continue;
+            }
+        }
+        out.push(read_source(&source, &mut std::io::stdin().lock()));
+    }
+    out
 }
 
 /// Reads some paths through `io`, collecting errors and skip notices.
@@ -250,27 +307,124 @@ fn read_all(
     notices: &mut Vec<String>,
     stdin: &mut Stdin,
 ) -> Vec<(Source, Vec<Object>, String)> {
-    let inputs = read_inputs(paths, options, stdin);
-    errors.extend(inputs.errors);
-    notices.extend(inputs.notices);
-    inputs
-        .sources
-        .into_iter()
-        .map(|s| {
-            let objects = s.objects();
-            (s.source, objects, s.text)
-        })
-        .collect()
+    let mut out = Vec::new();
+    for text in read_texts(paths, options, errors, notices, stdin) {
+        match text {
+            Ok(text) => {
+                let (objs, errs) = objects_of(&text, options, notices);
+                errors.extend(errs);
+                let raw = String::from_utf8_lossy(&text.bytes).into_owned();
+                out.push(((*text.source).clone(), objs, raw));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    out
+}
+
+fn is_crd(o: &Object) -> bool {
+    o.kind() == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
+}
+
+/// The per-manifest checks of [`Loaded::load`]; `checked` skips what a first pass already did.
+struct PairMaker<'r> {
+    registry: &'r SchemaRegistry,
+    live_index: &'r HashMap<ObjectKey, usize>,
+    args: &'r InputArgs,
+    validate: bool,
+}
+
+impl PairMaker<'_> {
+    /// Checks a manifest, resolves its schema, fills in its namespace and finds its live
+    /// object; a deduced schema's notice goes to `notices` unless `checked`. Returns the pair
+    /// and the object's identity.
+    fn pair(
+        &self,
+        mut manifest: Object,
+        checked: bool,
+        notices: &mut Vec<String>,
+    ) -> Result<(Pair, ObjectKey), Vec<InputError>> {
+        let invalid = |m: &Object, e: String| vec![InputError::invalid(&m.origin, "", e)];
+        if !checked {
+            check_manifest(&manifest).map_err(|e| vec![e])?;
+            self.registry
+                .check_in_version(manifest.api_version(), manifest.kind())
+                .map_err(|e| invalid(&manifest, e.to_string()))?;
+        }
+        let resolved = self
+            .registry
+            .resolve(manifest.api_version(), manifest.kind())
+            .map_err(|e| invalid(&manifest, e.to_string()))?;
+        let is_namespaced = namespaced(self.registry, &resolved);
+        if !checked {
+            check_kind_served(&manifest, &resolved, self.args.strict_schemas)
+                .map_err(|e| invalid(&manifest, e))?;
+            if let Some(notice) = resolved.deduced_notice() {
+                let notice = format!("notice: {notice}");
+                if !notices.contains(&notice) {
+                    notices.push(notice);
+                }
+            }
+            check_namespace(&manifest, is_namespaced, self.args.namespace.as_deref())
+                .map_err(|e| invalid(&manifest, e))?;
+        }
+        default_namespace(&mut manifest, is_namespaced, self.args.namespace());
+        if !checked && self.validate {
+            if let Err(errs) =
+                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            {
+                // Which fields exist depends on the Kubernetes version: say which one.
+                return Err(errs
+                    .0
+                    .iter()
+                    .map(|e| {
+                        let error = validation_error(&manifest.origin, e);
+                        match e.message == kssa::typed::FIELD_NOT_DECLARED {
+                            true => error.with_note(&resolved.version_note()),
+                            false => error,
+                        }
+                    })
+                    .collect());
+            }
+        }
+        let key = object_key(&manifest, is_namespaced);
+        let live = self.live_index.get(&key).copied();
+        let pair = Pair {
+            manifest,
+            resolved,
+            live,
+        };
+        Ok((pair, key))
+    }
 }
 
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
-        Loaded::load_with(args, true)
+        Loaded::load_with(args, true, true)
     }
 
     /// `validate` false skips checking manifests against their schema, as kubectl's
-    /// client-side apply does not check them (the server does, after patching).
-    pub fn load_with(args: &InputArgs, validate: bool) -> anyhow::Result<Loaded> {
+    /// client-side apply does not check them (the server does, after patching). With `decode`,
+    /// live objects are decoded as the API server reads them ([`kssa::defaults::decode_stored`];
+    /// off for `--no-defaults`, the raw view).
+    pub fn load_with(args: &InputArgs, validate: bool, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, validate, decode, None)
+    }
+
+    /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
+    /// that large manifests need not be kept.
+    pub fn load_streaming(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, true, decode, Some(KEEP_LIMIT))
+    }
+
+    /// Reads everything; manifests larger than `defer_above` bytes are not kept (see
+    /// [`KEEP_LIMIT`]).
+    fn read(
+        args: &InputArgs,
+        validate: bool,
+        decode: bool,
+        defer_above: Option<usize>,
+    ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut notices = Vec::new();
         let mut stdin = Stdin::default();
@@ -279,11 +433,7 @@ impl Loaded {
             recursive: true,
             ..ReadOptions::default()
         };
-        let objects = ReadOptions {
-            recursive: args.recursive,
-            skip_non_objects: args.skip_non_objects,
-            ..ReadOptions::default()
-        };
+        let objects = object_options(args);
 
         for (_, objs, _) in read_all(&args.schema, schemas, &mut errors, &mut notices, &mut stdin) {
             for o in objs {
@@ -293,30 +443,59 @@ impl Loaded {
                 }
             }
         }
-        let manifests: Vec<Object> = read_all(
+        // Errors keep kubectl's order: each source's read or YAML errors, then CRD errors,
+        // then the live objects', then each manifest's.
+        let slots = read_texts(
             &args.filenames,
             objects,
             &mut errors,
             &mut notices,
             &mut stdin,
-        )
-        .into_iter()
-        .flat_map(|(_, objs, _)| objs)
-        .collect();
-        for m in &manifests {
-            if m.kind() == "CustomResourceDefinition" && m.group() == "apiextensions.k8s.io" {
-                match registry.add_document(&m.value) {
-                    Ok(_) => {}
-                    Err(e) => errors.push(InputError::invalid(&m.origin, "", e)),
+        );
+        let size: usize = slots.iter().flatten().map(|t| t.bytes.len()).sum();
+        // Objects may only be checked one source at a time when no manifest defines a CRD
+        // that an earlier one would need.
+        let defer = defer_above.is_some_and(|limit| size > limit)
+            && !slots.iter().flatten().any(|t| {
+                t.bytes
+                    .windows(b"CustomResourceDefinition".len())
+                    .any(|w| w == b"CustomResourceDefinition")
+            });
+        let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
+        let mut texts = Vec::with_capacity(slots.len());
+        let mut parsed: Vec<Vec<Object>> = Vec::new();
+        for slot in slots {
+            match slot {
+                Ok(text) => {
+                    if defer {
+                        source_errors.push(Vec::new());
+                    } else {
+                        let (objs, errs) = objects_of(&text, objects, &mut notices);
+                        source_errors.push(errs);
+                        parsed.push(objs);
+                    }
+                    texts.push(text);
                 }
+                Err(e) => source_errors.push(vec![e]),
+            }
+        }
+        let mut crd_errors = Vec::new();
+        for m in parsed.iter().flatten().filter(|m| is_crd(m)) {
+            if let Err(e) = registry.add_document(&m.value) {
+                crd_errors.push(InputError::invalid(&m.origin, "", e));
             }
         }
 
+        let mut live_errors = Vec::new();
         let mut live = Vec::new();
         let mut live_files = Vec::new();
-        for (source, objs, text) in
-            read_all(&args.live, objects, &mut errors, &mut notices, &mut stdin)
-        {
+        for (source, objs, text) in read_all(
+            &args.live,
+            objects,
+            &mut live_errors,
+            &mut notices,
+            &mut stdin,
+        ) {
             let file = match source {
                 Source::File(path) => {
                     live_files.push(LiveFile { path, text });
@@ -326,10 +505,14 @@ impl Loaded {
             };
             for object in objs {
                 if let Err(e) = kssa::managed::decode_managed_fields(&object.value) {
-                    errors.push(managed_fields_error(&object.origin, &e));
+                    live_errors.push(managed_fields_error(&object.origin, &e));
                     continue;
                 }
-                live.push(LiveObject { object, file });
+                live.push(LiveObject {
+                    object,
+                    file,
+                    dropped: Vec::new(),
+                });
             }
         }
 
@@ -337,7 +520,7 @@ impl Loaded {
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
             if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
-                errors.push(InputError::invalid(&o.origin, "", e));
+                live_errors.push(InputError::invalid(&o.origin, "", e));
             }
             let mut key = o.key();
             match registry.resolve(o.api_version(), o.kind()) {
@@ -345,97 +528,133 @@ impl Loaded {
                     let namespaced = namespaced(&registry, &r);
                     default_namespace(o, namespaced, args.namespace());
                     key = object_key(o, namespaced);
+                    if decode {
+                        l.dropped = kssa::defaults::decode_stored(&mut o.value, &r).dropped;
+                    }
                 }
-                Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
+                Err(e) => live_errors.push(InputError::invalid(&o.origin, "", e)),
             }
-            if let Some(prev) = index.insert(key, i) {
-                let _ = prev;
-                errors.push(InputError::invalid(
+            if index.insert(key, i).is_some() {
+                live_errors.push(InputError::invalid(
                     &o.origin,
                     "",
                     "a live object with the same group, kind, namespace and name was given before",
                 ));
             }
         }
+        let maker = PairMaker {
+            registry: &registry,
+            live_index: &index,
+            args,
+            validate,
+        };
         let mut pairs = Vec::new();
+        let mut pair_errors = Vec::new();
+        let mut count = 0;
         let mut seen: HashMap<ObjectKey, String> = HashMap::new();
-        for mut manifest in manifests {
-            if let Err(e) = check_manifest(&manifest) {
-                errors.push(e);
-                continue;
-            }
-            if let Err(e) = registry.check_in_version(manifest.api_version(), manifest.kind()) {
-                errors.push(InputError::invalid(&manifest.origin, "", e));
-                continue;
-            }
-            let resolved = match registry.resolve(manifest.api_version(), manifest.kind()) {
-                Ok(r) => r,
-                Err(e) => {
-                    errors.push(InputError::invalid(&manifest.origin, "", e));
-                    continue;
-                }
+        let mut crd_seen = false;
+        let mut take = |manifest: Object, pair_errors: &mut Vec<InputError>| {
+            crd_seen |= defer && is_crd(&manifest);
+            let (pair, key) = match maker.pair(manifest, false, &mut notices) {
+                Ok(p) => p,
+                Err(errs) => return pair_errors.extend(errs),
             };
-            if let Err(e) = check_kind_served(&manifest, &resolved, args.strict_schemas) {
-                errors.push(InputError::invalid(&manifest.origin, "", e));
-                continue;
-            }
-            if let Some(notice) = resolved.deduced_notice() {
-                let notice = format!("notice: {notice}");
-                if !notices.contains(&notice) {
-                    notices.push(notice);
-                }
-            }
-            let is_namespaced = namespaced(&registry, &resolved);
-            if let Err(e) = check_namespace(&manifest, is_namespaced, args.namespace.as_deref()) {
-                errors.push(InputError::invalid(&manifest.origin, "", e));
-                continue;
-            }
-            default_namespace(&mut manifest, is_namespaced, args.namespace());
-            if let Err(errs) = Typed::new(&resolved.schema, &resolved.type_ref)
-                .validate(&manifest.value, false)
-                .or_else(|e| if validate { Err(e) } else { Ok(()) })
-            {
-                for e in errs.0 {
-                    // Which fields exist depends on the Kubernetes version: say which one.
-                    let mut error = validation_error(&manifest.origin, &e);
-                    if e.message == kssa::typed::FIELD_NOT_DECLARED {
-                        error = error.with_note(&resolved.version_note());
-                    }
-                    errors.push(error);
-                }
-                continue;
-            }
-            let key = object_key(&manifest, is_namespaced);
-            if let Some(first) = seen.insert(key.clone(), manifest.origin.to_string()) {
-                errors.push(InputError::invalid(
+            let manifest = &pair.manifest;
+            if let Some(first) = seen.insert(key, manifest.origin.to_string()) {
+                pair_errors.push(InputError::invalid(
                     &manifest.origin,
                     "",
                     format!("the same object is also given at {first}"),
                 ));
-                continue;
+                return;
             }
-            let live_index = index.get(&key).copied();
-            pairs.push(Pair {
-                manifest,
-                resolved,
-                live: live_index,
-            });
+            count += 1;
+            if !defer {
+                pairs.push(pair);
+            }
+        };
+        let mut skipped = Vec::new();
+        if defer {
+            let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
+            for (text, errs) in texts.iter().zip(with_text) {
+                kssa::io::each_object(text, objects, &mut skipped, |o| match o {
+                    Ok(o) => take(o, &mut pair_errors),
+                    Err(e) => errs.push(e),
+                });
+            }
+        } else {
+            for manifest in parsed.into_iter().flatten() {
+                take(manifest, &mut pair_errors);
+            }
         }
+        notices.extend(skipped);
+        if crd_seen {
+            // A CRD spelled so that the byte search missed it: read everything the usual way.
+            return Self::read(args, validate, decode, None);
+        }
+        errors.extend(source_errors.into_iter().flatten());
+        errors.extend(crd_errors);
+        errors.extend(live_errors);
+        errors.extend(pair_errors);
         if !errors.is_empty() {
             return Err(input_errors(errors));
         }
         // Nothing left because everything was skipped is fine (a commit of only values files);
         // nothing at all is an error, as it is to kubectl.
         anyhow::ensure!(
-            !pairs.is_empty() || !notices.is_empty(),
+            count > 0 || !notices.is_empty(),
             "no objects passed to apply"
         );
+        let deferred = defer.then(|| Deferred {
+            texts,
+            registry,
+            live_index: index,
+            args: args.clone(),
+        });
         Ok(Loaded {
             pairs,
             live,
             live_files,
             notices,
+            count,
+            deferred,
         })
+    }
+
+    /// Hands every pair to `f` in order: the kept ones, or those of manifests read again.
+    /// Stops at the first error `f` returns.
+    pub fn each_pair(
+        &mut self,
+        mut f: impl FnMut(Pair) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let Some(d) = &self.deferred else {
+            return std::mem::take(&mut self.pairs).into_iter().try_for_each(f);
+        };
+        let maker = PairMaker {
+            registry: &d.registry,
+            live_index: &d.live_index,
+            args: &d.args,
+            validate: true,
+        };
+        let mut result = Ok(());
+        for text in &d.texts {
+            let options = object_options(&d.args);
+            kssa::io::each_object(text, options, &mut Vec::new(), |o| {
+                if result.is_err() {
+                    return;
+                }
+                result = o
+                    .map_err(|e| vec![e])
+                    .and_then(|o| maker.pair(o, true, &mut Vec::new()))
+                    .map(|(pair, _)| pair)
+                    .map_err(input_errors)
+                    .and_then(&mut f);
+            });
+            if result.is_err() {
+                break;
+            }
+        }
+        result
     }
 }
 
@@ -503,6 +722,92 @@ fn default_namespace(o: &mut Object, namespaced: bool, namespace: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(filenames: &[&std::path::Path], live: &[&str]) -> InputArgs {
+        InputArgs {
+            filenames: filenames.iter().map(|p| p.to_path_buf()).collect(),
+            recursive: false,
+            live: live.iter().map(PathBuf::from).collect(),
+            schema: Vec::new(),
+            namespace: None,
+            strict_schemas: false,
+            skip_non_objects: false,
+            kube: super::super::version::KubeVersionArgs {
+                kube_version: kssa::kube::KubeVersion::NEWEST,
+            },
+        }
+    }
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Manifests read again one document at a time pair up exactly as kept ones do.
+    #[test]
+    fn deferred_manifests_pair_as_kept_ones() {
+        let (manifests, live) = (
+            root().join("examples/manifests"),
+            root().join("examples/live"),
+        );
+        let a = args(&[&manifests], &[live.to_str().unwrap()]);
+        let kept = Loaded::load(&a).unwrap();
+        let mut deferred = Loaded::read(&a, true, true, Some(0)).unwrap();
+        assert!(deferred.pairs.is_empty() && deferred.deferred.is_some());
+        assert_eq!(
+            (deferred.count, &deferred.notices),
+            (kept.count, &kept.notices)
+        );
+        let mut again = Vec::new();
+        deferred
+            .each_pair(|p| {
+                again.push(p);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(again.len(), kept.pairs.len());
+        for (d, k) in again.iter().zip(&kept.pairs) {
+            assert_eq!(d.manifest.origin, k.manifest.origin);
+            assert_eq!(d.manifest.value, k.manifest.value);
+            assert_eq!((d.live, &d.resolved.gvk), (k.live, &k.resolved.gvk));
+        }
+    }
+
+    /// Deferring changes nothing in what is reported about bad input, nor its order.
+    #[test]
+    fn deferred_manifests_report_the_same_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
+            ),
+            (
+                "b.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
+            ),
+            (
+                "c.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: 1\n",
+            ),
+        ];
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .map(|(name, text)| {
+                let p = dir.path().join(name);
+                std::fs::write(&p, text).unwrap();
+                p
+            })
+            .collect();
+        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+        let a = args(&refs, &[]);
+        let kept = Loaded::load(&a).err().unwrap().to_string();
+        let deferred = Loaded::read(&a, true, true, Some(0))
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(deferred, kept);
+        assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
+    }
 
     #[test]
     fn epoch_seconds_format_as_rfc3339() {

@@ -84,10 +84,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let objects: Vec<Value> = if args.filenames.is_empty() {
         let mut paths = args.paths.clone();
         paths.extend(args.live.iter().cloned());
-        read_objects(&paths, read_options(args.recursive, args.skip_non_objects))?
-            .into_iter()
-            .flat_map(|(_, _, objs)| objs.into_iter().map(|o| o.value))
-            .collect()
+        let decode = !args.apply.store.no_defaults;
+        read_live(
+            &paths,
+            args.recursive,
+            args.skip_non_objects,
+            &registry(&args.schema, args.kube.kube_version)?,
+            decode,
+        )?
     } else {
         let mut live = args.paths.clone();
         live.extend(args.live.iter().cloned());
@@ -101,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             strict_schemas: false,
             skip_non_objects: args.skip_non_objects,
         };
-        let loaded = Loaded::load(&inputs)?;
+        let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
         for n in &loaded.notices {
             eprintln!("{n}");
         }
@@ -263,6 +267,28 @@ pub(super) fn read_sources(
         eprintln!("{n}");
     }
     Ok(inputs.sources)
+}
+
+/// Every object of the given paths (stdin when there are none); with `decode`, decoded as the
+/// API server reads a stored object ([`kssa::defaults::decode_stored`]).
+pub(super) fn read_live(
+    paths: &[PathBuf],
+    recursive: bool,
+    skip_non_objects: bool,
+    registry: &SchemaRegistry,
+    decode: bool,
+) -> anyhow::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for (_, _, objs) in read_objects(paths, read_options(recursive, skip_non_objects))? {
+        for mut o in objs {
+            if decode {
+                let kind = registry.resolve(o.api_version(), o.kind())?;
+                kssa::defaults::decode_stored(&mut o.value, &kind);
+            }
+            out.push(o.value);
+        }
+    }
+    Ok(out)
 }
 
 /// Every object of the given paths (stdin when there are none), with each source's text.

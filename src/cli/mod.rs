@@ -14,6 +14,7 @@ pub mod inputs;
 mod man;
 mod managers;
 mod migrate_csa;
+mod pipeline;
 mod replay;
 mod strip_managed;
 mod update;

@@ -4,7 +4,9 @@
 use super::managers::{read_options, read_sources};
 use super::Status;
 use anyhow::Context as _;
+use kssa::defaults::decode_document;
 use kssa::io::{rewrite_documents, write_atomic, Source};
+use kssa::kube::SchemaRegistry;
 use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::to_yaml_string;
@@ -25,7 +27,9 @@ pub struct Args {
     #[arg(long)]
     pub in_place: bool,
     /// Also drop what the server fills in: resourceVersion, uid, creationTimestamp,
-    /// generation, selfLink, status and the last-applied annotation.
+    /// generation, selfLink, status and the last-applied annotation. The object is first
+    /// decoded as the API server reads it (typed round trip and defaults), so an old
+    /// snapshot becomes what `kubectl get` shows today.
     #[arg(long)]
     pub server_fields: bool,
     /// Remove only this manager's entries. Repeatable.
@@ -50,6 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
         server_fields: args.server_fields,
     };
+    let registry = SchemaRegistry::new();
     let mut out = String::new();
     let options = read_options(args.recursive, args.skip_non_objects);
     for input in read_sources(&args.paths, options)? {
@@ -58,7 +63,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
         for mut doc in input.documents {
-            let outcome = strip_document(&mut doc.value, &options_strip);
+            let decoded = args.server_fields && decode_document(&mut doc.value, &registry);
+            let mut outcome = strip_document(&mut doc.value, &options_strip);
+            outcome.changed |= decoded;
             if outcome.reset > 0 {
                 eprintln!("note: {}: {RESET_NOTE}", doc.origin);
             }

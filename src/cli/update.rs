@@ -3,7 +3,7 @@
 
 use super::apply::Output;
 use super::inputs::{resolve_now, StoreArgs};
-use super::managers::{read_objects, read_options, registry, text, title};
+use super::managers::{read_live, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::{read_document, Stdin};
@@ -70,10 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let live: Vec<Value> = if args.live.is_empty() {
         Vec::new()
     } else {
-        read_objects(&args.live, read_options(false, false))?
-            .into_iter()
-            .flat_map(|(_, _, o)| o.into_iter().map(|o| o.value))
-            .collect()
+        // A patch applies to the object as the server reads it, decoded and defaulted.
+        read_live(&args.live, false, false, &registry, !args.store.no_defaults)?
     };
     let (stored, new) = match (&args.object, &args.patch) {
         (Some(path), _) => {

@@ -5,18 +5,24 @@
 //! `default`s and pruning ([`structural`]).
 //!
 //! Ownership never comes from here: managedFields are computed on the merged object first.
+//!
+//! The same decoding is the server's read path ([`decode_stored`]): every stored object is
+//! decoded and defaulted before a diff, a merge or an update looks at it.
 
 mod gotypes;
 mod image;
 pub mod quantity;
+mod read;
 mod roundtrip;
 mod rules;
-mod structural;
+pub(crate) mod structural;
 mod versioned;
 
 use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;
 use gotypes::GoTypes;
+
+pub use read::{decode_document, decode_stored, ReadNotes};
 
 /// The version-dependent rules of what the server stores: each one's description (with the
 /// upstream change) and the Kubernetes versions it applies to.

@@ -138,20 +138,26 @@ pub struct SourceRead {
     pub notices: Vec<String>,
 }
 
-/// Reads every document of a source. A document that is not an object is reported (or, with
-/// `skip_non_objects`, skipped with a notice when it has neither `apiVersion` nor `kind`; or with
-/// `any_documents` kept) and the others are still read; a YAML error ends the file, as it ends
-/// kubectl's reader.
-pub fn documents_of(text: &SourceText, options: ReadOptions) -> SourceRead {
-    let mut read = SourceRead::default();
+/// What reading one document of a source found, before any check of its content.
+enum DocumentRead {
+    Document(Origin, Value),
+    Error(InputError),
+    /// `notice: …`: a document skipped as not a Kubernetes object.
+    Notice(String),
+}
+
+/// Hands every document of a source to `f` in order, so a large stream is never held whole.
+/// With `skip_non_objects`, a document with neither `apiVersion` nor `kind` is replaced by a
+/// notice; a YAML error ends the file, as it ends kubectl's reader.
+fn each_document(text: &SourceText, options: ReadOptions, mut f: impl FnMut(DocumentRead)) {
     for doc in Documents::new(&text.bytes) {
         let doc = match doc {
             Ok(d) => d,
             Err(error) => {
-                read.errors.push(InputError::Yaml {
+                f(DocumentRead::Error(InputError::Yaml {
                     file: text.source.to_string(),
                     error,
-                });
+                }));
                 break;
             }
         };
@@ -163,35 +169,67 @@ pub fn documents_of(text: &SourceText, options: ReadOptions) -> SourceRead {
             item: None,
         };
         if options.skip_non_objects && is_non_object(&doc.value) {
-            read.notices.push(format!(
+            f(DocumentRead::Notice(format!(
                 "notice: {origin}: skipped: not a Kubernetes object (no apiVersion or kind)"
-            ));
+            )));
             continue;
         }
-        let checked = match options.any_documents {
-            true => Ok(()),
-            false => check_document(&origin, &doc.value),
-        };
-        match checked {
-            Ok(()) => read.documents.push(ObjectDocument {
-                origin,
-                value: doc.value,
-            }),
-            Err(e) => read.errors.push(e),
-        }
+        f(DocumentRead::Document(origin, doc.value));
     }
+}
+
+/// Reads every document of a source whole (see [`each_document`]). A document that is not an
+/// object is reported (or kept as it is with `any_documents`) and the others are still read.
+pub fn documents_of(text: &SourceText, options: ReadOptions) -> SourceRead {
+    let mut read = SourceRead::default();
+    each_document(text, options, |d| match d {
+        DocumentRead::Document(origin, value) => {
+            let checked = match options.any_documents {
+                true => Ok(()),
+                false => check_document(&origin, &value),
+            };
+            match checked {
+                Ok(()) => read.documents.push(ObjectDocument { origin, value }),
+                Err(e) => read.errors.push(e),
+            }
+        }
+        DocumentRead::Error(e) => read.errors.push(e),
+        DocumentRead::Notice(n) => read.notices.push(n),
+    });
     read
 }
 
-/// Reads every object of a source (see [`documents_of`]), list items split out.
-pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
-    let read = documents_of(text, ReadOptions::default());
-    let objects = read
-        .documents
-        .into_iter()
-        .flat_map(ObjectDocument::into_objects)
-        .collect();
-    (objects, read.errors)
+/// Reads every object of a source (see [`each_object`]), list items split out.
+pub fn objects_of(
+    text: &SourceText,
+    options: ReadOptions,
+    notices: &mut Vec<String>,
+) -> (Vec<Object>, Vec<InputError>) {
+    let mut objects = Vec::new();
+    let mut errors = Vec::new();
+    each_object(text, options, notices, |o| match o {
+        Ok(o) => objects.push(o),
+        Err(e) => errors.push(e),
+    });
+    (objects, errors)
+}
+
+/// [`objects_of`] one document at a time, so a large stream is never held whole: each object
+/// (or the error that replaces it) is handed to `f` in order; skip notices go to `notices`.
+pub fn each_object(
+    text: &SourceText,
+    options: ReadOptions,
+    notices: &mut Vec<String>,
+    mut f: impl FnMut(Result<Object, InputError>),
+) {
+    each_document(text, options, |d| match d {
+        DocumentRead::Document(origin, value) => match split_list(origin, value) {
+            Ok(objs) => objs.into_iter().for_each(|o| f(Ok(o))),
+            Err(e) => f(Err(e)),
+        },
+        DocumentRead::Error(e) => f(Err(e)),
+        DocumentRead::Notice(n) => notices.push(n),
+    });
 }
 
 /// Checks a document as [`split_list`] does, keeping it whole.
@@ -250,7 +288,7 @@ fn is_list(v: &Value) -> bool {
     text(v, &["kind"]).ends_with("List") && matches!(v.get("items"), Some(Value::List(_)))
 }
 
-fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
+fn split_list(origin: Origin, mut value: Value) -> Result<Vec<Object>, InputError> {
     check_type(&origin, &value)?;
     if !is_list(&value) {
         return Ok(vec![Object { origin, value }]);
@@ -261,7 +299,12 @@ fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
         .unwrap_or_default()
         .to_string();
     let api_version = text(&value, &["apiVersion"]).to_string();
-    let Some(Value::List(items)) = value.get("items").cloned() else {
+    // Moved out, not cloned: a large List is held once.
+    let items = value
+        .as_map_mut()
+        .and_then(|m| m.get_mut("items"))
+        .map(std::mem::take);
+    let Some(Value::List(items)) = items else {
         unreachable!("is_list checked items")
     };
     let mut out = Vec::with_capacity(items.len());
@@ -355,10 +398,11 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> (Vec<Object>, Vec<InputError>) {
-        objects_of(&SourceText {
+        let text = SourceText {
             source: Arc::new(Source::File("m.yaml".into())),
             bytes: text.as_bytes().into(),
-        })
+        };
+        objects_of(&text, ReadOptions::default(), &mut Vec::new())
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct Stdin {
 
 impl Stdin {
     /// Claims stdin for one reader.
-    fn take(&mut self) -> Result<(), InputError> {
+    pub fn take(&mut self) -> Result<(), InputError> {
         if self.used {
             return Err(InputError::Other(
                 "stdin (`-`) can only be read once".into(),

@@ -109,6 +109,9 @@ fn push(out: &mut Vec<Vec<usize>>, owners: &[usize], lines: usize) {
     }
 }
 
+/// The first candidate position per tuple of key values.
+type KeyPositions<'s> = FxHashMap<Vec<&'s Value>, usize>;
+
 /// The elements the sets use for the items of one list, indexed so each item is matched in
 /// constant time (a scan of every candidate per item would be quadratic in the list's length).
 /// The first candidate in set order (entry by entry, members before children) that fits an item
@@ -116,7 +119,7 @@ fn push(out: &mut Vec<Vec<usize>>, owners: &[usize], lines: usize) {
 struct ItemElements<'s> {
     candidates: Vec<&'s PathElement>,
     /// Key candidates grouped by their field names: the first position per tuple of values.
-    keys: Vec<(Vec<&'s str>, FxHashMap<Vec<&'s Value>, usize>)>,
+    keys: Vec<(Vec<&'s str>, KeyPositions<'s>)>,
     values: FxHashMap<&'s Value, usize>,
     indexes: FxHashMap<usize, usize>,
 }

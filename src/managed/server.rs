@@ -20,8 +20,10 @@
 //!   nor changed (a create only clears `status`);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
-//! With `defaulting`, the merged object is stored as the API server would store it (typed round
-//! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
+//! With `defaulting`, the stored object is first decoded as the server reads it
+//! ([`crate::defaults::decode_stored`]), and the merged object is stored as the API server would
+//! store it (typed round trip and defaults, [`crate::defaults`]); managedFields are computed
+//! before, from the merge.
 
 use super::conflict::conflict_error;
 use super::entry::{encode_managed_fields, Operation};
@@ -146,10 +148,7 @@ pub fn write(
         }
         _ => live,
     };
-    let stored = match live {
-        Some(live) => Cow::Borrowed(live),
-        None => Cow::Owned(Value::Map(Map::new())),
-    };
+    let stored = read_stored(live, kind, req);
     let stored = stored.as_ref();
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
@@ -184,10 +183,7 @@ pub fn write(
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
     }
-    let stored = match original {
-        Some(original) => Cow::Borrowed(original),
-        None => Cow::Owned(Value::Map(Map::new())),
-    };
+    let stored = read_stored(original, kind, req);
     let stored = stored.as_ref();
     if let (Some(v), Some(original)) = (live_version, original) {
         result = ctx
@@ -219,6 +215,24 @@ pub fn write(
         changed,
         managed_fields_changed,
     })
+}
+
+/// The stored object as the server reads it: with `defaulting`, decoded and defaulted before
+/// the field manager compares anything with it (the read path, [`crate::defaults::decode_stored`]).
+fn read_stored<'a>(
+    live: Option<&'a Value>,
+    kind: &ResolvedKind,
+    req: &WriteRequest,
+) -> Cow<'a, Value> {
+    match live {
+        None => Cow::Owned(Value::Map(Map::new())),
+        Some(live) if !req.defaulting => Cow::Borrowed(live),
+        Some(live) => {
+            let mut stored = live.clone();
+            crate::defaults::decode_stored(&mut stored, kind);
+            Cow::Owned(stored)
+        }
+    }
 }
 
 /// Why one attempt failed: conflicts are kept raw for the last-applied allowance.

@@ -395,10 +395,8 @@ mod tests {
         // Lifecycle.stopSignal is new in 1.33.
         let lifecycle = |minor| {
             let schema = v(minor).schema_for("io.k8s.api.core.v1.Lifecycle").unwrap();
-            let id = schema.find("io.k8s.api.core.v1.Lifecycle").unwrap();
-            schema
-                .type_def(id)
-                .atom
+            let map = schema.type_def(schema.find("io.k8s.api.core.v1.Lifecycle").unwrap());
+            map.atom
                 .map
                 .as_deref()
                 .unwrap()

@@ -4,7 +4,7 @@
 //! Iterative, so deep input cannot overflow the stack.
 
 use super::events::{Event, EventReader, Mark, ScalarStyle};
-use super::resolve::{resolve, Scalar};
+use super::resolve::{resolve_owned, Scalar};
 use super::ErrorKind;
 use crate::value::{format_float, Map, Value};
 use std::collections::HashMap;
@@ -45,7 +45,7 @@ struct Node {
 }
 
 #[derive(Default)]
-struct Composer {
+pub(super) struct Composer {
     anchors: HashMap<String, Anchored>,
     stack: Vec<Open>,
     decoded: u64,
@@ -55,6 +55,14 @@ struct Composer {
 /// Reads the first document of the event stream: `Ok(None)` when the stream has none.
 /// Returns the value and the 0-based line of its root node.
 pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
+    match super::fast::document(text) {
+        Some(read) => Ok(read),
+        None => first_document_libyaml(text),
+    }
+}
+
+/// [`first_document`] through libyaml's events, for any input.
+pub(crate) fn first_document_libyaml(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
     let mut reader = EventReader::new(text);
     let mut next = || {
         reader
@@ -80,7 +88,7 @@ pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Loca
 
 impl Composer {
     /// Feeds one event; returns the root once it is complete.
-    fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
+    pub(super) fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
         let node = match event {
             Event::Scalar {
                 anchor,
@@ -89,11 +97,28 @@ impl Composer {
                 style,
             } => {
                 self.decoded += 1;
-                let scalar = resolve(&value, style == ScalarStyle::Plain, tag.as_deref())?;
-                // A key is stringified from the scalar, so `.inf: x` is fine as a key.
-                let value = match scalar_value(&scalar) {
-                    Err(_) if self.expecting_key() => Value::Null,
-                    v => v?,
+                let scalar = resolve_owned(value, style == ScalarStyle::Plain, tag.as_deref())?;
+                // Only keys and anchored nodes need the typed scalar later; a value takes its
+                // text without a copy.
+                if anchor.is_none() && !self.expecting_key() {
+                    let value = match scalar {
+                        Scalar::String(s) => Value::String(s),
+                        other => scalar_value(&other)?,
+                    };
+                    return self.attach(Node {
+                        value,
+                        scalar: None,
+                    });
+                }
+                // A key is stringified from the scalar, so `.inf: x` is fine as a key, and its
+                // value is only needed when an alias may repeat it.
+                let value = if anchor.is_none() {
+                    Value::Null
+                } else {
+                    match scalar_value(&scalar) {
+                        Err(_) if self.expecting_key() => Value::Null,
+                        v => v?,
+                    }
                 };
                 let node = Node {
                     value,

@@ -16,6 +16,7 @@
 mod compose;
 mod emit;
 pub(crate) mod events;
+mod fast;
 mod go_quote;
 mod json;
 mod resolve;

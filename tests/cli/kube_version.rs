@@ -10,38 +10,30 @@ fn case(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-#[test]
-fn the_environment_chooses_the_version_and_the_flag_overrides_it() {
+/// `kssa diff -f <manifest> <args>` with `KSSA_KUBE_VERSION` set: exit code and stderr.
+fn diff_with_env(env_version: &str, args: &[&str]) -> (Option<i32>, String) {
     let manifest = case("kube-version-kind-not-in-1.31").join("manifest.yaml");
     let out = Command::cargo_bin("kssa")
         .unwrap()
-        .env("KSSA_KUBE_VERSION", "1.31")
-        .arg("diff")
-        .arg("-f")
+        .env("KSSA_KUBE_VERSION", env_version)
+        .args(["diff", "-f"])
         .arg(&manifest)
+        .args(args)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr)
+}
+
+#[test]
+fn the_environment_chooses_the_version_and_the_flag_overrides_it() {
+    let (code, stderr) = diff_with_env("1.31", &[]);
+    assert_eq!(code, Some(2));
     assert!(stderr.contains("(Kubernetes 1.31)"), "{stderr}");
-    let out = Command::cargo_bin("kssa")
-        .unwrap()
-        .env("KSSA_KUBE_VERSION", "1.31")
-        .args(["diff", "--kube-version", "1.37", "-f"])
-        .arg(&manifest)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "a creation on 1.37");
-    let out = Command::cargo_bin("kssa")
-        .unwrap()
-        .env("KSSA_KUBE_VERSION", "1.29")
-        .arg("diff")
-        .arg("-f")
-        .arg(&manifest)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, _) = diff_with_env("1.31", &["--kube-version", "1.37"]);
+    assert_eq!(code, Some(1), "a creation on 1.37");
+    let (code, stderr) = diff_with_env("1.29", &[]);
+    assert_eq!(code, Some(2));
     assert!(
         stderr.contains("Kubernetes 1.29 is not embedded"),
         "{stderr}"

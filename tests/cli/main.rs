@@ -6,6 +6,7 @@ mod generated;
 mod golden;
 mod kube_version;
 mod precommit;
+mod real_snapshots;
 mod replay;
 mod robustness;
 mod vectors;

@@ -221,7 +221,15 @@ impl Converter for VersionConverter {
                  CustomResourceDefinition {}, which kssa cannot call offline",
                 crd.name
             ))),
-            Rules::Crd(_) => Ok(with_api_version(value, to)),
+            Rules::Crd(_) => {
+                // The `None` converter only rewrites apiVersion; reading the object at the
+                // target version then prunes what that version's schema does not declare
+                // (apiextensions-apiserver's schema coercion on decode).
+                let mut out = with_api_version(value, to);
+                let tr = self.type_ref(to)?;
+                crate::defaults::structural::prune(&self.schema, &tr, &mut out, true);
+                Ok(out)
+            }
             Rules::Builtin => match builtin_rule(&from_gvk, &to_gvk) {
                 Some(BuiltinRule::Hpa) if to_gvk.version == "v1" => hpa::v2_to_v1(value),
                 Some(BuiltinRule::Hpa) => hpa::v1_to_v2(value),

@@ -122,6 +122,11 @@ fn versions_no_longer_served_are_missing() {
 }
 
 fn crd(strategy: &str) -> Value {
+    crd_with(strategy, "size")
+}
+
+/// A Widget CRD whose v1 has `spec.size` and whose v2 has `spec.<v2_field>`.
+fn crd_with(strategy: &str, v2_field: &str) -> Value {
     json(&format!(
         r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
         "metadata":{{"name":"widgets.example.com"}},
@@ -130,7 +135,7 @@ fn crd(strategy: &str) -> Value {
          "conversion":{{"strategy":"{strategy}"}},
          "versions":[
           {{"name":"v1","served":true,"storage":true,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"spec":{{"type":"object","properties":{{"size":{{"type":"integer"}}}}}}}}}}}}}},
-          {{"name":"v2","served":true,"storage":false,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"spec":{{"type":"object","properties":{{"size":{{"type":"integer"}}}}}}}}}}}}}},
+          {{"name":"v2","served":true,"storage":false,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"spec":{{"type":"object","properties":{{"{v2_field}":{{"type":"integer"}}}}}}}}}}}}}},
           {{"name":"v0","served":false,"storage":false}}]}}}}"#
     ))
 }
@@ -151,6 +156,20 @@ fn crds_without_a_webhook_convert_by_rewriting_api_version() {
         c.convert(&w, "example.com/v1", "example.com/v0"),
         Err(ConversionError::MissingVersion(_))
     ));
+}
+
+#[test]
+fn reading_at_a_version_without_a_field_prunes_it() {
+    let mut reg = SchemaRegistry::new();
+    reg.add_document(&crd_with("None", "replicas")).unwrap();
+    let k = reg.resolve("example.com/v2", "Widget").unwrap();
+    let c = VersionConverter::for_kind(&k).unwrap();
+    let w = json(r#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{"size":1}}"#);
+    let v2 = c.convert(&w, "example.com/v1", "example.com/v2").unwrap();
+    assert_eq!(
+        v2,
+        json(r#"{"apiVersion":"example.com/v2","kind":"Widget","spec":{}}"#)
+    );
 }
 
 #[test]
