@@ -13,6 +13,7 @@ pub mod changes;
 pub mod csa;
 pub mod defaults;
 pub mod fieldpath;
+pub mod ignore;
 pub mod io;
 pub mod kube;
 pub mod managed;

@@ -2,13 +2,19 @@
 //! `kubectl diff --server-side` shows it, or an external program over LIVE/MERGED directories.
 
 use super::apply::{predict, Outcome, Predicted};
+use super::exit::ExitArgs;
+use super::ignore::IgnoreArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
+use super::prune::PruneArgs;
 use super::Status;
 use anyhow::Context as _;
+use kssa::changes::{entries_of, field_changes, FieldChange};
+use kssa::ignore::{IgnoredChange, RuleSet};
 use kssa::render::{
-    mask_secrets, object_file_name, render_changes_json, render_github, summary_line, unified_diff,
-    ChangeKind, ObjectChange, Style, Summary,
+    ignored_lines, mask_secrets, object_file_name, render_changes_json, render_github,
+    summary_line, unified_diff, ChangeKind, ObjectChange, Style, Summary,
 };
+use kssa::typed::Typed;
 use kssa::value::Value;
 use kssa::yaml::to_yaml_string;
 use std::io::Write as _;
@@ -38,13 +44,22 @@ pub struct Args {
     /// Show Secret values instead of masking them.
     #[arg(long)]
     pub show_secrets: bool,
+    #[command(flatten)]
+    pub prune: PruneArgs,
+    #[command(flatten)]
+    pub ignore: IgnoreArgs,
+    #[command(flatten)]
+    pub exit: ExitArgs,
 }
 
-/// The LIVE and MERGED texts of one object, masked and trimmed as shown.
+/// The LIVE and MERGED texts of one object, masked and trimmed as shown, and its changed
+/// fields, without (and with) what ignore rules leave out.
 struct Sides {
     name: String,
     live: String,
     merged: String,
+    fields: Vec<FieldChange>,
+    ignored: Vec<IgnoredChange>,
 }
 
 fn shown(v: &Value, managed: bool) -> Value {
@@ -57,7 +72,7 @@ fn shown(v: &Value, managed: bool) -> Value {
     v
 }
 
-fn sides(r: &Predicted, args: &Args) -> Sides {
+fn sides(r: &Predicted, args: &Args, rules: &RuleSet) -> Sides {
     let m = &r.pair.manifest;
     let mut live = r.live.map(|v| shown(v, args.show_managed_fields));
     let mut merged = match &r.outcome {
@@ -72,11 +87,66 @@ fn sides(r: &Predicted, args: &Args) -> Sides {
         .and_then(|v| v.get_path(&["metadata", "namespace"]))
         .and_then(Value::as_str)
         .unwrap_or("");
+    let name = object_file_name(m.group(), m.version(), m.kind(), namespace, m.name());
+    let (mut fields, mut ignored) = (Vec::new(), Vec::new());
+    if let Outcome::Applied { object, .. } = &r.outcome {
+        let typed = Typed::new(&r.pair.resolved.schema, &r.pair.resolved.type_ref);
+        let owners = entries_of(Some(object));
+        fields = field_changes(&typed, live.as_ref(), merged.as_ref(), &owners).unwrap_or_default();
+        if let (Some(l), Some(mg), false) = (&live, &merged, rules.is_empty()) {
+            let filtered = rules.filter(l, mg, &entries_of(r.live), fields);
+            eprint!("{}", ignored_lines(&name, &filtered.ignored));
+            (fields, ignored) = (filtered.kept, filtered.ignored);
+            (live, merged) = (Some(filtered.before), Some(filtered.after));
+        }
+    }
     Sides {
-        name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+        name,
         live: live.as_ref().map(to_yaml_string).unwrap_or_default(),
         merged: merged.as_ref().map(to_yaml_string).unwrap_or_default(),
+        fields,
+        ignored,
     }
+}
+
+/// The pruned live objects as deletions.
+fn deletions(loaded: &Loaded, pruned: &[usize], args: &Args) -> Vec<(Sides, ObjectChange)> {
+    pruned
+        .iter()
+        .map(|&i| {
+            let o = &loaded.live[i].object;
+            let mut live = shown(&o.value, args.show_managed_fields);
+            if !args.show_secrets {
+                mask_secrets(Some(&mut live), None);
+            }
+            let name = object_file_name(o.group(), o.version(), o.kind(), o.namespace(), o.name());
+            let text = to_yaml_string(&live);
+            let fields = vec![kssa::changes::whole(Some(&live), None)];
+            let change = ObjectChange {
+                name: name.clone(),
+                group: o.group().into(),
+                version: o.version().into(),
+                kind: o.kind().into(),
+                namespace: o.namespace().into(),
+                object_name: o.name().into(),
+                file: o.origin.source.to_string(),
+                line: o.origin.line,
+                change: ChangeKind::Deleted,
+                diff: unified_diff(&name, &text, "", Style::default()),
+                conflicts: Vec::new(),
+                fields: fields.clone(),
+                ignored: Vec::new(),
+            };
+            let sides = Sides {
+                name,
+                live: text,
+                merged: String::new(),
+                fields,
+                ignored: Vec::new(),
+            };
+            (sides, change)
+        })
+        .collect()
 }
 
 /// Runs `KSSA_EXTERNAL_DIFF` or `KUBECTL_EXTERNAL_DIFF` as kubectl does: the command line split
@@ -106,17 +176,27 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
-    for n in &loaded.notices {
+    let mut loaded = Loaded::load(&args.inputs)?;
+    let rules = args.ignore.load()?;
+    let (pruned, notes) = args.prune.prepare(&mut loaded, &args.inputs.namespace)?;
+    for n in loaded.notices.iter().chain(&notes) {
         eprintln!("{n}");
     }
     let results = predict(&loaded, &args.apply)?;
-    let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
+    let mut all: Vec<Sides> = results.iter().map(|r| sides(r, &args, &rules)).collect();
+    let deleted = deletions(&loaded, &pruned.live, &args);
+    all.extend(deleted.iter().map(|(s, _)| Sides {
+        name: s.name.clone(),
+        live: s.live.clone(),
+        merged: String::new(),
+        fields: Vec::new(),
+        ignored: Vec::new(),
+    }));
     let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
-        return external(program, &all);
+        return external(program, &all).map(|s| args.exit.status(s == Status::Found));
     }
     let style = Style {
         color: color && args.output == DiffOutput::Unified,
@@ -163,7 +243,13 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             change,
             diff: unified_diff(&s.name, &s.live, &s.merged, Style::default()),
             conflicts,
+            fields: s.fields.clone(),
+            ignored: s.ignored.clone(),
         });
+    }
+    for (s, change) in deleted {
+        text.push_str(&unified_diff(&s.name, &s.live, "", style));
+        changes.push(change);
     }
     let summary = Summary::of(&changes);
     let mut stdout = std::io::stdout().lock();
@@ -179,9 +265,5 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         }
     }
     stdout.flush()?;
-    Ok(if summary.has_differences() {
-        Status::Found
-    } else {
-        Status::Clean
-    })
+    Ok(args.exit.status(summary.has_differences()))
 }

@@ -1,6 +1,9 @@
 //! The change set of a diff: per-object outcome, the closing summary line, a JSON document for
 //! machines and GitHub workflow annotations.
 
+use super::changes::{field_changes_value, ignored_changes_value};
+use crate::changes::FieldChange;
+use crate::ignore::IgnoredChange;
 use crate::value::{to_json_string_pretty, Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,6 +13,8 @@ pub enum ChangeKind {
     Unchanged,
     /// The apply would fail on conflicts; the object would not change.
     Conflicts,
+    /// A live object `--prune` would delete.
+    Deleted,
 }
 
 impl ChangeKind {
@@ -19,6 +24,7 @@ impl ChangeKind {
             ChangeKind::Changed => "changed",
             ChangeKind::Unchanged => "unchanged",
             ChangeKind::Conflicts => "conflicts",
+            ChangeKind::Deleted => "deleted",
         }
     }
 }
@@ -41,6 +47,10 @@ pub struct ObjectChange {
     pub diff: String,
     /// Conflicting field paths, with the managers that own them.
     pub conflicts: Vec<(String, Vec<String>)>,
+    /// The changed fields (masked as shown), without those ignore rules left out.
+    pub fields: Vec<FieldChange>,
+    /// The changes ignore rules left out.
+    pub ignored: Vec<IgnoredChange>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,6 +59,7 @@ pub struct Summary {
     pub changed: usize,
     pub unchanged: usize,
     pub conflicts: usize,
+    pub deleted: usize,
 }
 
 impl Summary {
@@ -60,6 +71,7 @@ impl Summary {
                 ChangeKind::Changed => s.changed += 1,
                 ChangeKind::Unchanged => s.unchanged += 1,
                 ChangeKind::Conflicts => s.conflicts += 1,
+                ChangeKind::Deleted => s.deleted += 1,
             }
         }
         s
@@ -67,14 +79,20 @@ impl Summary {
 
     /// Anything `kubectl diff` would exit 1 for.
     pub fn has_differences(&self) -> bool {
-        self.created + self.changed + self.conflicts > 0
+        self.created + self.changed + self.conflicts + self.deleted > 0
     }
 }
 
-/// `N created, N changed, N unchanged, N with conflicts`.
+/// `N created, N changed, N unchanged, N with conflicts`, then `, N deleted` when a prune
+/// deletes anything.
 pub fn summary_line(s: &Summary) -> String {
+    let deleted = if s.deleted > 0 {
+        format!(", {} deleted", s.deleted)
+    } else {
+        String::new()
+    };
     format!(
-        "{} created, {} changed, {} unchanged, {} with conflicts\n",
+        "{} created, {} changed, {} unchanged, {} with conflicts{deleted}\n",
         s.created, s.changed, s.unchanged, s.conflicts
     )
 }
@@ -110,6 +128,8 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                 })
                 .collect();
             m.insert("conflicts".into(), Value::List(conflicts));
+            m.insert("changes".into(), field_changes_value(&c.fields));
+            m.insert("ignored".into(), ignored_changes_value(&c.ignored));
             Value::Map(m)
         })
         .collect();
@@ -120,6 +140,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
         ("changed", sum.changed),
         ("unchanged", sum.unchanged),
         ("conflicts", sum.conflicts),
+        ("deleted", sum.deleted),
     ] {
         sm.insert(k.into(), Value::Int(n as i64));
     }
@@ -157,6 +178,11 @@ pub fn render_github(changes: &[ObjectChange]) -> String {
                 "notice",
                 "kssa diff",
                 format!("{} will change\n{}", c.name, c.diff),
+            ),
+            ChangeKind::Deleted => (
+                "notice",
+                "kssa diff",
+                format!("{} will be deleted (pruned)", c.name),
             ),
             ChangeKind::Conflicts => {
                 let list: Vec<String> = c
@@ -199,6 +225,8 @@ mod tests {
             change: kind,
             diff: "-a\n+b\n".into(),
             conflicts: vec![(".data.k".into(), vec!["other".into()])],
+            fields: Vec::new(),
+            ignored: Vec::new(),
         }
     }
 
