@@ -92,17 +92,6 @@ impl Target {
     }
 }
 
-/// The first `at.len()` tokens as steps shaped like `at`, for comparing a pointer with a location.
-fn at_steps(tokens: &[String], at: &[Step]) -> Vec<Step> {
-    at.iter()
-        .zip(tokens)
-        .map(|(s, t)| match s {
-            Step::Field(_) => Step::Field(t.clone()),
-            Step::Index(_) => t.parse().map_or(Step::Field(t.clone()), Step::Index),
-        })
-        .collect()
-}
-
 /// RFC 6901 pointer tokens (`~1` is `/`, `~0` is `~`).
 fn pointer_tokens(pointer: &str) -> Vec<String> {
     pointer
@@ -295,9 +284,7 @@ impl RuleSet {
                         let Some(at) = sides[side] else { continue };
                         for p in &r.pointers {
                             let tokens = pointer_tokens(p);
-                            if tokens.len() > at.len()
-                                && under_tokens(&at_steps(&tokens, at), &tokens[..at.len()])
-                            {
+                            if tokens.len() > at.len() && under_tokens(at, &tokens[..at.len()]) {
                                 if let Some(steps) = resolve_tokens(value, &tokens) {
                                     inner.push((
                                         side,
