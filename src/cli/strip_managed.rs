@@ -5,7 +5,9 @@ use super::managers::read_texts;
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::{rewrite_documents, write_atomic, Source};
-use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions};
+use kssa::kube::SchemaRegistry;
+use kssa::managed::neat::{applied_fields, drop_defaults};
+use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions, StripOutcome};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::{parse_stream, to_yaml_string};
 use std::path::PathBuf;
@@ -31,6 +33,51 @@ pub struct Args {
     /// Match --manager names as prefixes.
     #[arg(long, requires = "manager")]
     pub prefix: bool,
+    /// Also drop values only the server's defaulting put there and no Apply manager owns, as
+    /// kubectl-neat does (implies --server-fields; built-in kinds only).
+    #[arg(long)]
+    pub neat: bool,
+}
+
+/// The objects of a document: itself, or the items of a `List`.
+fn objects_mut(doc: &mut Value) -> Vec<&mut Value> {
+    let is_list = doc
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"))
+        && matches!(doc.get("items"), Some(Value::List(_)));
+    if !is_list {
+        return vec![doc];
+    }
+    match doc.as_map_mut().and_then(|m| m.get_mut("items")) {
+        Some(Value::List(items)) => items.iter_mut().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Strips a document, dropping defaults first noted per object when `neat`.
+fn strip(doc: &mut Value, options: &StripOptions, neat: Option<&SchemaRegistry>) -> StripOutcome {
+    let Some(registry) = neat else {
+        return strip_document(doc, options);
+    };
+    let applied: Vec<_> = objects_mut(doc)
+        .into_iter()
+        .map(|o| applied_fields(o))
+        .collect();
+    let mut outcome = strip_document(doc, options);
+    for (object, applied) in objects_mut(doc).into_iter().zip(applied) {
+        let text = |k: &str| {
+            object
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        if let Ok(kind) = registry.resolve(&text("apiVersion"), &text("kind")) {
+            outcome.changed |= !drop_defaults(object, &kind, &applied).is_empty();
+        }
+    }
+    outcome
 }
 
 const RESET_NOTE: &str =
@@ -45,8 +92,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             (false, false) => ManagerSelection::Named(args.manager.clone()),
             (false, true) => ManagerSelection::Prefixed(args.manager.clone()),
         },
-        server_fields: args.server_fields,
+        server_fields: args.server_fields || args.neat,
     };
+    let registry = args.neat.then(SchemaRegistry::new);
     let mut out = String::new();
     for (source, text) in read_texts(&args.paths, args.recursive)? {
         let docs = parse_stream(text.as_bytes()).with_context(|| source.to_string())?;
@@ -54,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
         for mut doc in docs {
-            let outcome = strip_document(&mut doc.value, &options);
+            let outcome = strip(&mut doc.value, &options, registry.as_ref());
             if outcome.reset > 0 {
                 eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);
             }

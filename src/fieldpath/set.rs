@@ -111,6 +111,23 @@ impl Set {
         }
     }
 
+    /// Whether the set owns the field at `path` itself, or an atomic container above it (a
+    /// member with nothing recorded below).
+    pub fn covers(&self, path: &[PathElement]) -> bool {
+        let mut node = self;
+        for (i, pe) in path.iter().enumerate() {
+            let child = node.child(pe);
+            if node.has_member(pe) && (child.is_none() || i + 1 == path.len()) {
+                return true;
+            }
+            match child {
+                Some(c) => node = c,
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// The set below `pe` (empty when there is none).
     pub fn with_prefix(&self, pe: &PathElement) -> Set {
         self.child(pe).cloned().unwrap_or_default()

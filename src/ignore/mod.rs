@@ -12,7 +12,7 @@ pub use jq::PathExpression;
 pub use rules::{glob_match, rules_of, IgnoreRule, Target};
 
 use crate::changes::{locate, FieldChange, Step};
-use crate::fieldpath::{PathElement, Set};
+use crate::fieldpath::PathElement;
 use crate::managed::ManagedFieldsEntry;
 use crate::value::Value;
 
@@ -107,22 +107,6 @@ fn under_tokens(steps: &[Step], tokens: &[String]) -> bool {
             Step::Field(f) => f == t,
             Step::Index(i) => i.to_string() == *t,
         })
-}
-
-/// Whether `set` owns the field at `path` itself, or an atomic container above it.
-fn owns_field(set: &Set, path: &[PathElement]) -> bool {
-    let mut node = set;
-    for (i, pe) in path.iter().enumerate() {
-        let child = node.child(pe);
-        if node.has_member(pe) && (child.is_none() || i + 1 == path.len()) {
-            return true;
-        }
-        match child {
-            Some(c) => node = c,
-            None => return false,
-        }
-    }
-    false
 }
 
 /// Removes the value at `steps` (a map field or a list item), and the containers above it that
@@ -266,7 +250,7 @@ impl RuleSet {
                 } else if let Some(m) = r.managers.iter().find(|m| {
                     live_entries
                         .iter()
-                        .any(|e| &e.manager == *m && owns_field(&e.fields, change.path.elements()))
+                        .any(|e| &e.manager == *m && e.fields.covers(change.path.elements()))
                 }) {
                     rule = Some(format!("{}: managedFieldsManagers {m}", r.source));
                 }

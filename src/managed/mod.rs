@@ -13,6 +13,7 @@ mod conflict;
 mod entry;
 pub mod last_applied;
 mod manager;
+pub mod neat;
 pub mod ownership;
 pub mod reset;
 pub mod server;
