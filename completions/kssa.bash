@@ -49,6 +49,9 @@ _kssa() {
             kssa,update)
                 cmd="kssa__subcmd__update"
                 ;;
+            kssa,version)
+                cmd="kssa__subcmd__version"
+                ;;
             kssa__subcmd__help,apply)
                 cmd="kssa__subcmd__help__subcmd__apply"
                 ;;
@@ -82,6 +85,9 @@ _kssa() {
             kssa__subcmd__help,update)
                 cmd="kssa__subcmd__help__subcmd__update"
                 ;;
+            kssa__subcmd__help,version)
+                cmd="kssa__subcmd__help__subcmd__version"
+                ;;
             *)
                 ;;
         esac
@@ -89,7 +95,7 @@ _kssa() {
 
     case "${cmd}" in
         kssa)
-            opts="-h -V --color --help --version apply diff conflicts managers strip-managed migrate-csa update replay completions man help"
+            opts="-h -V --color --help --version apply diff conflicts managers strip-managed migrate-csa update replay completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,7 +113,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -137,6 +143,10 @@ _kssa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --field-manager)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -158,6 +168,14 @@ _kssa() {
                     return 0
                     ;;
                 --show-managed-fields)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --server-side)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
                     COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
@@ -191,7 +209,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -218,6 +236,10 @@ _kssa() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -253,7 +275,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --color --help --version"
+            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -283,6 +305,10 @@ _kssa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --field-manager)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -303,6 +329,34 @@ _kssa() {
                     COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
                     return 0
                     ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --applyset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prune-allowlist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server-side)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -315,7 +369,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__help)
-            opts="apply diff conflicts managers strip-managed migrate-csa update replay completions man help"
+            opts="apply diff conflicts managers strip-managed migrate-csa update replay completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -482,6 +536,20 @@ _kssa() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kssa__subcmd__help__subcmd__version)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kssa__subcmd__man)
             opts="-h -V --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -501,7 +569,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -547,6 +615,10 @@ _kssa() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -559,7 +631,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__migrate__subcmd__csa)
-            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --color --help --version"
+            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,6 +677,10 @@ _kssa() {
                     COMPREPLY=($(compgen -W "report yaml json" -- "${cur}"))
                     return 0
                     ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -617,13 +693,17 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__replay)
-            opts="-h -V --schema --json --color --help --version"
+            opts="-h -V --schema --json --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -639,7 +719,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__strip__subcmd__managed)
-            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --color --help --version"
+            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --neat --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,7 +741,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__update)
-            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --color --help --version"
+            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -707,6 +787,28 @@ _kssa() {
                     COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
                     return 0
                     ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kssa__subcmd__version)
+            opts="-h -V --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

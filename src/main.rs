@@ -5,5 +5,7 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    cli::main()
+    // The whole command runs on one deep-stack thread, so input nested as deep as the reader
+    // accepts cannot overflow the stack in the recursive walks.
+    kssa::stack::with_deep_stack(cli::main)
 }

@@ -1,50 +1,33 @@
-//! `kssa-schemagen`: regenerates the embedded built-in schema topology
-//! (`src/schema/k8s-1.36.topology`) from the Kubernetes OpenAPI v2 document and list-key defaults,
-//! and the Go field facts next to it (`src/defaults/k8s-1.36.gofields`).
+//! `kssa-schemagen`: regenerates the embedded built-in schema topologies of every embedded
+//! Kubernetes version (`src/schema/k8s-1.37.topology` + `k8s-older.topology-delta`) from the
+//! per-version definitions. The Go types of the typed round trip come from `kssa-gotypesgen`.
 
 use anyhow::Context;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-const USAGE: &str = "usage: kssa-schemagen [OPENAPI_V2_JSON LIST_KEY_DEFAULTS_JSON [OUTPUT]]";
-
-fn read_json(path: &Path) -> anyhow::Result<kssa::value::Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    kssa::value::from_json_str(&text).with_context(|| format!("parsing {}", path.display()))
-}
+const USAGE: &str = "usage: kssa-schemagen [SCHEMAS_DIR]  (default: ../shared/schemas)";
 
 fn main() -> anyhow::Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let shared = root.join("../shared/schemas");
-    let (openapi, defaults, output) = match args.as_slice() {
-        [] => (
-            shared.join("kubernetes-1.36-openapi-v2.json"),
-            shared.join("kubernetes-1.36-list-key-defaults.json"),
-            root.join("src/schema/k8s-1.36.topology"),
-        ),
-        [o, d] => (
-            o.clone(),
-            d.clone(),
-            root.join("src/schema/k8s-1.36.topology"),
-        ),
-        [o, d, out] => (o.clone(), d.clone(), out.clone()),
+    let schemas = match args.as_slice() {
+        [] => root.join("../shared/schemas"),
+        [dir] => dir.clone(),
         _ => anyhow::bail!(USAGE),
     };
-    let document = read_json(&openapi)?;
-    let text = kssa::schema::builtin::generate(&document, &read_json(&defaults)?)
-        .context("converting the OpenAPI document")?;
-    std::fs::write(&output, &text).with_context(|| format!("writing {}", output.display()))?;
-    eprintln!("wrote {} ({} bytes)", output.display(), text.len());
-    let facts = output.with_extension("gofields");
-    let facts = match facts.file_name() {
-        Some(name) if output.starts_with(root.join("src/schema")) => {
-            root.join("src/defaults").join(name)
-        }
-        _ => facts,
-    };
-    let text = kssa::defaults::fields::generate(&document);
-    std::fs::write(&facts, &text).with_context(|| format!("writing {}", facts.display()))?;
-    eprintln!("wrote {} ({} bytes)", facts.display(), text.len());
+    let generated = kssa::schema::generate::generate_from_dir(&schemas)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("generating the embedded schemas")?;
+    for (path, text) in [
+        ("src/schema/k8s-1.37.topology", &generated.topology),
+        (
+            "src/schema/k8s-older.topology-delta",
+            &generated.topology_deltas,
+        ),
+    ] {
+        let output = root.join(path);
+        std::fs::write(&output, text).with_context(|| format!("writing {}", output.display()))?;
+        eprintln!("wrote {} ({} bytes)", output.display(), text.len());
+    }
     Ok(())
 }

@@ -1,12 +1,13 @@
 //! `kssa apply`: applies manifests to live snapshots, prints the resulting objects, and with
 //! `--write` updates the snapshot files. Also the apply pipeline `diff` and `conflicts` share.
 
-use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded, Pair};
+use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::Status;
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
-use kssa::managed::{write, ConflictDetail, Operation, WriteError, WriteRequest};
+use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::typed::Typed;
 use kssa::value::{to_json_string_pretty, Value};
@@ -37,6 +38,8 @@ pub struct Args {
     /// Update the live snapshot files in place; new objects go into the first --live directory.
     #[arg(long)]
     pub write: bool,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
 }
 
 /// What the API server would do with one apply request.
@@ -56,6 +59,8 @@ pub enum Outcome {
 pub struct Predicted<'a> {
     pub pair: &'a Pair,
     pub live: Option<&'a Value>,
+    /// Fields of the live snapshot that the server's decoding drops.
+    pub dropped: &'a [String],
     pub outcome: Outcome,
 }
 
@@ -67,23 +72,14 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     let mut out = Vec::with_capacity(loaded.pairs.len());
     let mut errors = Vec::new();
     for pair in &loaded.pairs {
-        let live = pair.live.map(|i| &loaded.live[i].object.value);
-        match server_apply(live, &pair.manifest.value, &pair.resolved, args, &now) {
-            Ok(outcome) => out.push(Predicted {
-                pair,
-                live,
-                outcome,
-            }),
-            Err(e) => {
-                // Blame the live snapshot when it is the object that does not fit its schema.
-                let live_origin = pair.live.map(|i| &loaded.live[i].object).filter(|o| {
-                    Typed::new(&pair.resolved.schema, &pair.resolved.type_ref)
-                        .validate(&o.value, true)
-                        .is_err()
-                });
-                let origin = live_origin.map_or(&pair.manifest.origin, |o| &o.origin);
-                errors.push(format!("{origin}: {e}"))
-            }
+        let mut warnings = Vec::new();
+        let predicted = predict_one(pair, &loaded.live, args, &now, &mut warnings);
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        match predicted {
+            Ok(p) => out.push(p),
+            Err(e) => errors.push(e),
         }
         if let Some(b) = &bar {
             b.inc(1);
@@ -96,7 +92,43 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     Ok(out)
 }
 
-fn without_managed_fields(v: &Value) -> Value {
+/// One apply request; an error names the input to blame. kubectl's warnings go to `warnings`.
+pub fn predict_one<'a>(
+    pair: &'a Pair,
+    live_objects: &'a [LiveObject],
+    args: &ApplyArgs,
+    now: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Predicted<'a>, String> {
+    let live = pair.live.map(|i| &live_objects[i].object.value);
+    match server_apply(
+        live,
+        &pair.manifest.value,
+        &pair.resolved,
+        args,
+        now,
+        warnings,
+    ) {
+        Ok(outcome) => Ok(Predicted {
+            pair,
+            live,
+            dropped: pair.live.map_or(&[][..], |i| &live_objects[i].dropped),
+            outcome,
+        }),
+        Err(e) => {
+            // Blame the live snapshot when it is the object that does not fit its schema.
+            let live_origin = pair.live.map(|i| &live_objects[i].object).filter(|o| {
+                Typed::new(&pair.resolved.schema, &pair.resolved.type_ref)
+                    .validate(&o.value, true)
+                    .is_err()
+            });
+            let origin = live_origin.map_or(&pair.manifest.origin, |o| &o.origin);
+            Err(format!("{origin}: {e}"))
+        }
+    }
+}
+
+pub(super) fn without_managed_fields(v: &Value) -> Value {
     let mut v = v.clone();
     if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
         meta.shift_remove("managedFields");
@@ -111,6 +143,7 @@ fn server_apply(
     kind: &ResolvedKind,
     args: &ApplyArgs,
     now: &str,
+    warnings: &mut Vec<String>,
 ) -> Result<Outcome, WriteError> {
     let req = WriteRequest {
         operation: Operation::Apply,
@@ -122,11 +155,16 @@ fn server_apply(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
     };
-    match write(live, manifest, kind, &req) {
-        Ok(o) => Ok(Outcome::Applied {
-            changed: o.changed || o.managed_fields_changed,
-            object: o.object,
-        }),
+    // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
+    match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
+        Ok(kubectl) => {
+            warnings.extend(kubectl.warnings);
+            let o = kubectl.outcome;
+            Ok(Outcome::Applied {
+                changed: o.changed || o.managed_fields_changed,
+                object: o.object,
+            })
+        }
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }
@@ -139,7 +177,11 @@ type DocumentChange<'v> = (usize, Option<usize>, &'v Value);
 
 /// `--write`: changed live objects replace their documents; new ones go to the first
 /// directory given with --live. Everything is prepared before the first write.
-fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyhow::Result<()> {
+pub(super) fn write_back(
+    loaded: &Loaded,
+    results: &[Predicted],
+    args: &InputArgs,
+) -> anyhow::Result<()> {
     let mut per_file: BTreeMap<usize, Vec<DocumentChange>> = BTreeMap::new();
     let mut new_files: Vec<(PathBuf, String)> = Vec::new();
     let new_dir = args.live.iter().find(|p| p.is_dir());
@@ -233,10 +275,73 @@ fn write_back(loaded: &Loaded, results: &[Predicted], args: &InputArgs) -> anyho
     Ok(())
 }
 
-pub fn run(args: Args) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+/// Without `--write`, and for output that needs no count of the objects, each object is
+/// printed as it comes through the pipeline, so memory does not grow with the input.
+fn run_streaming(args: Args) -> anyhow::Result<Status> {
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
+    }
+    let format = match args.output {
+        Output::Name => OutputFormat::Name,
+        _ => OutputFormat::Yaml,
+    };
+    let (mut out, mut err) = (Held::new(), Held::new());
+    let mut conflicts = 0;
+    let mut printed = 0;
+    for_each_predicted(
+        &mut loaded,
+        &args.apply,
+        |r| match &mut r.outcome {
+            Outcome::Applied { object, .. } if args.show_managed_fields => {
+                Ok(render_objects(&[object], format))
+            }
+            Outcome::Applied { object, .. } => Ok(without_managed_fields_in_place(object, |o| {
+                render_objects(&[o], format)
+            })),
+            Outcome::Conflicts { message, .. } => {
+                Err(format!("error: {}: {message}\n", r.pair.manifest.origin))
+            }
+        },
+        |shown| {
+            match shown {
+                Ok(text) => {
+                    if printed > 0 && format == OutputFormat::Yaml {
+                        out.push("---\n")?;
+                    }
+                    printed += 1;
+                    out.push(&text)?;
+                }
+                Err(line) => {
+                    conflicts += 1;
+                    err.push(&line)?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    err.write_to(&mut std::io::stderr().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    out.write_to(&mut stdout)?;
+    stdout.flush()?;
+    if conflicts > 0 {
+        eprintln!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out");
+        return Ok(Status::Found);
+    }
+    Ok(Status::Clean)
+}
+
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let client_side = args.mode.client_side()?;
+    if !client_side && !args.write && args.output != Output::Json {
+        return run_streaming(args);
+    }
+    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    if client_side {
+        return super::client_side::run_apply(&args, &loaded);
     }
     let results = predict(&loaded, &args.apply)?;
     let mut shown = Vec::new();

@@ -5,6 +5,8 @@ use super::apply::{predict, Outcome};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::Status;
+use kssa::kube::VersionConverter;
+use kssa::merge::Converter;
 use kssa::render::{
     is_secret_path, masked, object_file_name, render_conflicts_json, render_conflicts_text,
     value_at, ConflictItem, ConflictReport, Owner, Style,
@@ -47,7 +49,7 @@ fn force_command(file: &str, args: &ApplyArgs) -> String {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load(&args.inputs)?;
+    let loaded = Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -58,8 +60,22 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             continue;
         };
         let m = &r.pair.manifest;
+        // A conflict's path is in its owner's version: show both values at that version.
+        let converter = VersionConverter::for_kind(&r.pair.resolved).ok();
+        let at_version = |v: &Value, to: &str| -> Option<Value> {
+            let from = v
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            match &converter {
+                Some(c) if !to.is_empty() && from != to => c.convert(v, from, to).ok(),
+                _ => Some(v.clone()),
+            }
+        };
         let mut items: Vec<ConflictItem> = Vec::new();
         for c in conflicts {
+            let mine_at = at_version(&m.value, &c.api_version);
+            let live_at = r.live.and_then(|l| at_version(l, &c.api_version));
             let owner = Owner {
                 manager: c.manager.clone(),
                 operation: c.operation.to_string(),
@@ -74,8 +90,8 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
                 Some(i) => i.owners.push(owner),
                 None => items.push(ConflictItem {
                     path,
-                    mine: shown(value_at(&m.value, &c.path)),
-                    live: shown(r.live.and_then(|l| value_at(l, &c.path))),
+                    mine: shown(mine_at.as_ref().and_then(|v| value_at(v, &c.path))),
+                    live: shown(live_at.as_ref().and_then(|l| value_at(l, &c.path))),
                     owners: vec![owner],
                 }),
             }

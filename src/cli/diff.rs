@@ -5,6 +5,7 @@ use super::apply::{predict, Outcome, Predicted};
 use super::exit::ExitArgs;
 use super::ignore::IgnoreArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
+use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::prune::PruneArgs;
 use super::Status;
 use anyhow::Context as _;
@@ -50,6 +51,12 @@ pub struct Args {
     pub ignore: IgnoreArgs,
     #[command(flatten)]
     pub exit: ExitArgs,
+    #[command(flatten)]
+    pub mode: super::client_side::ModeArgs,
+    /// Show, per object, where client-side and server-side apply of the manifest end
+    /// differently (pruned or kept fields, silent overwrites versus conflicts, lists).
+    #[arg(long, conflicts_with_all = ["client_side", "server_side", "show_patch"])]
+    pub compare_modes: bool,
 }
 
 /// The LIVE and MERGED texts of one object, masked and trimmed as shown, and its changed
@@ -149,6 +156,45 @@ fn deletions(loaded: &Loaded, pruned: &[usize], args: &Args) -> Vec<(Sides, Obje
         .collect()
 }
 
+/// [`sides`] without copying the merged object; Secrets, which are masked, and runs that need
+/// the changed fields (ignore rules, JSON output), take the copying way.
+fn sides_in_place(r: &mut Predicted, args: &Args, rules: &RuleSet) -> Sides {
+    let is_secret = |v: &Value| v.get("kind").and_then(Value::as_str) == Some("Secret");
+    let merged_secret = matches!(&r.outcome, Outcome::Applied { object, .. } if is_secret(object));
+    let needs_fields = !rules.is_empty() || args.output == DiffOutput::Json;
+    if needs_fields || (!args.show_secrets && (merged_secret || r.live.is_some_and(is_secret))) {
+        return sides(r, args, rules);
+    }
+    let managed = args.show_managed_fields;
+    let live = r.live.map_or_else(String::new, |v| {
+        if managed || v.get_path(&["metadata", "managedFields"]).is_none() {
+            to_yaml_string(v)
+        } else {
+            to_yaml_string(&shown(v, managed))
+        }
+    });
+    let (merged, merged_value) = match &mut r.outcome {
+        Outcome::Applied { object, .. } if managed => (to_yaml_string(object), Some(&*object)),
+        Outcome::Applied { object, .. } => (
+            without_managed_fields_in_place(object, to_yaml_string),
+            Some(&*object),
+        ),
+        Outcome::Conflicts { .. } => (live.clone(), r.live),
+    };
+    let m = &r.pair.manifest;
+    let namespace = merged_value
+        .and_then(|v| v.get_path(&["metadata", "namespace"]))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Sides {
+        name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+        live,
+        merged,
+        fields: Vec::new(),
+        ignored: Vec::new(),
+    }
+}
+
 /// Runs `KSSA_EXTERNAL_DIFF` or `KUBECTL_EXTERNAL_DIFF` as kubectl does: the command line split
 /// on spaces, then the LIVE and MERGED directories. Its exit status 0 or 1 is ours.
 fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
@@ -175,14 +221,124 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
     }
 }
 
+/// What the diff says of one object, and the conflicting paths with their managers.
+fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<(String, Vec<String>)>) {
+    match &r.outcome {
+        Outcome::Conflicts { conflicts, .. } => {
+            let mut paths: Vec<(String, Vec<String>)> = Vec::new();
+            for c in conflicts {
+                let p = c.path.to_string();
+                match paths.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, ms)) => ms.push(c.manager.clone()),
+                    None => paths.push((p, vec![c.manager.clone()])),
+                }
+            }
+            (ChangeKind::Conflicts, paths)
+        }
+        Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
+        Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
+        Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
+    }
+}
+
+/// The lines on stderr that go with an object's diff, if any: the fields of the live snapshot
+/// the server's decoding drops, then its conflicts or the fields the server fills in.
+fn notice_of(r: &Predicted, s: &Sides, change: ChangeKind, args: &Args) -> Option<String> {
+    let dropped = (!r.dropped.is_empty() && args.output == DiffOutput::Unified)
+        .then(|| format!("# server-dropped: {}: {}\n", s.name, r.dropped.join(" ")));
+    let rest = notice_after_decoding(r, s, change, args);
+    match (dropped, rest) {
+        (Some(d), Some(r)) => Some(d + &r),
+        (d, r) => d.or(r),
+    }
+}
+
+fn notice_after_decoding(
+    r: &Predicted,
+    s: &Sides,
+    change: ChangeKind,
+    args: &Args,
+) -> Option<String> {
+    let m = &r.pair.manifest;
+    match (&r.outcome, args.apply.store.no_defaults, change) {
+        (Outcome::Conflicts { message, .. }, _, _) => {
+            Some(format!("conflict: {}: {message}\n", m.origin))
+        }
+        (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
+            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
+            (!filled.is_empty() && args.output == DiffOutput::Unified)
+                .then(|| format!("# server-filled: {}: {}\n", s.name, filled.join(" ")))
+        }
+        _ => None,
+    }
+}
+
+/// Unified output, object by object through the pipeline: memory does not grow with the input.
+fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Status> {
+    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
+    for n in &loaded.notices {
+        eprintln!("{n}");
+    }
+    let style = Style { color };
+    let (mut out, mut err) = (Held::new(), Held::new());
+    let mut summary = Summary::default();
+    for_each_predicted(
+        &mut loaded,
+        &args.apply,
+        |r| {
+            let s = sides_in_place(r, &args, &rules);
+            let (change, _) = change_of(r, &s);
+            let notice = notice_of(r, &s, change, &args);
+            (
+                change,
+                notice,
+                unified_diff(&s.name, &s.live, &s.merged, style),
+            )
+        },
+        |(change, notice, text)| {
+            summary.count(change);
+            if let Some(line) = notice {
+                err.push(&line)?;
+            }
+            Ok(out.push(&text)?)
+        },
+    )?;
+    err.write_to(&mut std::io::stderr().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    out.write_to(&mut stdout)?;
+    stdout.flush()?;
+    eprint!("{}", summary_line(&summary));
+    Ok(args.exit.status(summary.has_differences()))
+}
+
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let mut loaded = Loaded::load(&args.inputs)?;
+    if args.compare_modes {
+        return super::client_side::run_compare(&args);
+    }
+    let client_side = args.mode.client_side()?;
+    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
     let rules = args.ignore.load()?;
-    let (pruned, notes) = args.prune.prepare(&mut loaded, &args.inputs.namespace)?;
+    // Prune and ignore rules need every object at once: they take the sequential way.
+    if !client_side
+        && program.is_none()
+        && args.output == DiffOutput::Unified
+        && !args.prune.prune
+        && rules.is_empty()
+    {
+        return run_streaming(args, rules, color);
+    }
+    let mut loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
+    let (pruned, notes) = args.prune.prepare(&mut loaded, args.inputs.namespace())?;
     for n in loaded.notices.iter().chain(&notes) {
         eprintln!("{n}");
     }
-    let results = predict(&loaded, &args.apply)?;
+    let results = if client_side {
+        super::client_side::predict_for_diff(&loaded, &args.apply, &args.mode)?
+    } else {
+        predict(&loaded, &args.apply)?
+    };
     let mut all: Vec<Sides> = results.iter().map(|r| sides(r, &args, &rules)).collect();
     let deleted = deletions(&loaded, &pruned.live, &args);
     all.extend(deleted.iter().map(|(s, _)| Sides {
@@ -192,9 +348,6 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         fields: Vec::new(),
         ignored: Vec::new(),
     }));
-    let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
         return external(program, &all).map(|s| args.exit.status(s == Status::Found));
     }
@@ -205,31 +358,12 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let mut changes = Vec::new();
     for (r, s) in results.iter().zip(&all) {
         let m = &r.pair.manifest;
-        let (change, conflicts) = match &r.outcome {
-            Outcome::Conflicts { conflicts, message } => {
-                eprintln!("conflict: {}: {message}", m.origin);
-                let mut paths: Vec<(String, Vec<String>)> = Vec::new();
-                for c in conflicts {
-                    let p = c.path.to_string();
-                    match paths.iter_mut().find(|(q, _)| *q == p) {
-                        Some((_, ms)) => ms.push(c.manager.clone()),
-                        None => paths.push((p, vec![c.manager.clone()])),
-                    }
-                }
-                (ChangeKind::Conflicts, paths)
-            }
-            Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
-            Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
-            Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
-        };
-        text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
-        if let (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) =
-            (&r.outcome, args.apply.store.no_defaults, &change)
-        {
-            let filled = kssa::defaults::server_filled(&m.value, r.live, object);
-            if !filled.is_empty() && args.output == DiffOutput::Unified {
-                eprintln!("# server-filled: {}: {}", s.name, filled.join(" "));
-            }
+        let (change, conflicts) = change_of(r, s);
+        if args.output == DiffOutput::Unified {
+            text.push_str(&unified_diff(&s.name, &s.live, &s.merged, style));
+        }
+        if let Some(line) = notice_of(r, s, change, &args) {
+            eprint!("{line}");
         }
         changes.push(ObjectChange {
             name: s.name.clone(),

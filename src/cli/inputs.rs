@@ -5,8 +5,9 @@
 use anyhow::Context as _;
 use kssa::io::{
     check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
+    SourceText,
 };
-use kssa::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
+use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -30,9 +31,22 @@ pub struct InputArgs {
     /// CRD, OpenAPI or SMD schema YAML, a file or a directory. Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced objects that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced objects that name none (default: `default`). Given
+    /// explicitly, a namespaced manifest naming another namespace is refused, as kubectl does.
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Refuse kinds no schema describes instead of using the deduced schema.
+    #[arg(long)]
+    pub strict_schemas: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
+}
+
+impl InputArgs {
+    /// The namespace given with `-n`, else `default`.
+    pub fn namespace(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("default")
+    }
 }
 
 /// The server-side apply request options, as kubectl spells them.
@@ -202,26 +216,72 @@ pub struct LiveFile {
     pub text: String,
 }
 
-/// A live object and the file it came from.
+/// A live object, decoded as the API server reads it, and the file it came from.
 pub struct LiveObject {
     pub object: Object,
     /// Index into [`Loaded::live_files`]; `None` for stdin.
     pub file: Option<usize>,
+    /// Fields of the snapshot that the server's decoding drops.
+    pub dropped: Vec<String>,
 }
 
 /// Everything read, checked and paired.
 pub struct Loaded {
+    /// Empty when the manifests were too large to keep: then [`Loaded::each_pair`] reads them
+    /// again, one document at a time.
     pub pairs: Vec<Pair>,
     pub live: Vec<LiveObject>,
     pub live_files: Vec<LiveFile>,
     /// One line each: kinds that fell back to the deduced schema.
     pub notices: Vec<String>,
+    /// How many pairs there are, kept or not.
+    pub count: usize,
+    deferred: Option<Deferred>,
 }
+
+/// What reading the manifests a second time needs: their bytes, the schemas (with the CRDs the
+/// manifests define) and the live objects by identity.
+struct Deferred {
+    texts: Vec<SourceText>,
+    registry: SchemaRegistry,
+    live_index: HashMap<ObjectKey, usize>,
+    args: InputArgs,
+}
+
+/// Manifests above this many bytes are checked first and read again object by object while
+/// merging, so memory stays bounded by the largest object rather than by the input.
+const KEEP_LIMIT: usize = 8 << 20;
 
 /// Every input error at once, as one error whose lines each start with `error: `.
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     anyhow::anyhow!("{}", lines.join("\nerror: "))
+}
+
+/// Reads the sources of `paths` in order, each as its text or the error that replaces it;
+/// path expansion errors go to `errors`.
+fn read_texts(
+    paths: &[PathBuf],
+    recursive: bool,
+    errors: &mut Vec<InputError>,
+    stdin_used: &mut bool,
+) -> Vec<Result<SourceText, InputError>> {
+    let (sources, errs) = expand_paths(paths, recursive);
+    errors.extend(errs);
+    let mut out = Vec::new();
+    for source in sources {
+        if source == Source::Stdin {
+            if *stdin_used {
+                out.push(Err(InputError::Other(
+                    "stdin (`-`) can only be read once".into(),
+                )));
+                continue;
+            }
+            *stdin_used = true;
+        }
+        out.push(read_source(&source, &mut std::io::stdin().lock()));
+    }
+    out
 }
 
 fn read_all(
@@ -230,25 +290,14 @@ fn read_all(
     errors: &mut Vec<InputError>,
     stdin_used: &mut bool,
 ) -> Vec<(Source, Vec<Object>, String)> {
-    let (sources, errs) = expand_paths(paths, recursive);
-    errors.extend(errs);
     let mut out = Vec::new();
-    for source in sources {
-        if source == Source::Stdin {
-            if *stdin_used {
-                errors.push(InputError::Other(
-                    "stdin (`-`) can only be read once".into(),
-                ));
-                continue;
-            }
-            *stdin_used = true;
-        }
-        match read_source(&source, &mut std::io::stdin().lock()) {
+    for text in read_texts(paths, recursive, errors, stdin_used) {
+        match text {
             Ok(text) => {
                 let (objs, errs) = objects_of(&text);
                 errors.extend(errs);
                 let raw = String::from_utf8_lossy(&text.bytes).into_owned();
-                out.push((source, objs, raw));
+                out.push(((*text.source).clone(), objs, raw));
             }
             Err(e) => errors.push(e),
         }
@@ -256,11 +305,113 @@ fn read_all(
     out
 }
 
+fn is_crd(o: &Object) -> bool {
+    o.kind() == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
+}
+
+/// The per-manifest checks of [`Loaded::load`]; `checked` skips what a first pass already did.
+struct PairMaker<'r> {
+    registry: &'r SchemaRegistry,
+    live_index: &'r HashMap<ObjectKey, usize>,
+    args: &'r InputArgs,
+    validate: bool,
+}
+
+impl PairMaker<'_> {
+    /// Checks a manifest, resolves its schema, fills in its namespace and finds its live
+    /// object; a deduced schema's notice goes to `notices` unless `checked`. Returns the pair
+    /// and the object's identity.
+    fn pair(
+        &self,
+        mut manifest: Object,
+        checked: bool,
+        notices: &mut Vec<String>,
+    ) -> Result<(Pair, ObjectKey), Vec<InputError>> {
+        let invalid = |m: &Object, e: String| vec![InputError::invalid(&m.origin, "", e)];
+        if !checked {
+            check_manifest(&manifest).map_err(|e| vec![e])?;
+            self.registry
+                .check_in_version(manifest.api_version(), manifest.kind())
+                .map_err(|e| invalid(&manifest, e.to_string()))?;
+        }
+        let resolved = self
+            .registry
+            .resolve(manifest.api_version(), manifest.kind())
+            .map_err(|e| invalid(&manifest, e.to_string()))?;
+        let is_namespaced = namespaced(self.registry, &resolved);
+        if !checked {
+            check_kind_served(&manifest, &resolved, self.args.strict_schemas)
+                .map_err(|e| invalid(&manifest, e))?;
+            if let Some(notice) = resolved.deduced_notice() {
+                let notice = format!("notice: {notice}");
+                if !notices.contains(&notice) {
+                    notices.push(notice);
+                }
+            }
+            check_namespace(&manifest, is_namespaced, self.args.namespace.as_deref())
+                .map_err(|e| invalid(&manifest, e))?;
+        }
+        default_namespace(&mut manifest, is_namespaced, self.args.namespace());
+        if !checked && self.validate {
+            if let Err(errs) =
+                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
+            {
+                // Which fields exist depends on the Kubernetes version: say which one.
+                let message = |e: &kssa::typed::ValidationError| {
+                    let mut message = e.message.clone();
+                    if message == kssa::typed::FIELD_NOT_DECLARED {
+                        message.push_str(&resolved.version_note());
+                    }
+                    message
+                };
+                return Err(errs
+                    .0
+                    .iter()
+                    .map(|e| InputError::invalid(&manifest.origin, &e.path, message(e)))
+                    .collect());
+            }
+        }
+        let key = object_key(&manifest, is_namespaced);
+        let live = self.live_index.get(&key).copied();
+        let pair = Pair {
+            manifest,
+            resolved,
+            live,
+        };
+        Ok((pair, key))
+    }
+}
+
 impl Loaded {
     pub fn load(args: &InputArgs) -> anyhow::Result<Loaded> {
+        Loaded::load_with(args, true, true)
+    }
+
+    /// `validate` false skips checking manifests against their schema, as kubectl's
+    /// client-side apply does not check them (the server does, after patching). With `decode`,
+    /// live objects are decoded as the API server reads them ([`kssa::defaults::decode_stored`];
+    /// off for `--no-defaults`, the raw view).
+    pub fn load_with(args: &InputArgs, validate: bool, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, validate, decode, None)
+    }
+
+    /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
+    /// that large manifests need not be kept.
+    pub fn load_streaming(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
+        Self::read(args, true, decode, Some(KEEP_LIMIT))
+    }
+
+    /// Reads everything; manifests larger than `defer_above` bytes are not kept (see
+    /// [`KEEP_LIMIT`]).
+    fn read(
+        args: &InputArgs,
+        validate: bool,
+        decode: bool,
+        defer_above: Option<usize>,
+    ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
         let mut stdin_used = false;
-        let mut registry = SchemaRegistry::new();
+        let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
 
         for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
             for o in objs {
@@ -270,29 +421,57 @@ impl Loaded {
                 }
             }
         }
-        let manifests: Vec<Object> = read_all(
+        // Errors keep kubectl's order: each source's read or YAML errors, then CRD errors,
+        // then the live objects', then each manifest's.
+        let slots = read_texts(
             &args.filenames,
             args.recursive,
             &mut errors,
             &mut stdin_used,
-        )
-        .into_iter()
-        .flat_map(|(_, objs, _)| objs)
-        .collect();
-        for m in &manifests {
-            if m.kind() == "CustomResourceDefinition" && m.group() == "apiextensions.k8s.io" {
-                match registry.add_document(&m.value) {
-                    Ok(_) => {}
-                    Err(e) => errors.push(InputError::invalid(&m.origin, "", e)),
+        );
+        let size: usize = slots.iter().flatten().map(|t| t.bytes.len()).sum();
+        // Objects may only be checked one source at a time when no manifest defines a CRD
+        // that an earlier one would need.
+        let defer = defer_above.is_some_and(|limit| size > limit)
+            && !slots.iter().flatten().any(|t| {
+                t.bytes
+                    .windows(b"CustomResourceDefinition".len())
+                    .any(|w| w == b"CustomResourceDefinition")
+            });
+        let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
+        let mut texts = Vec::with_capacity(slots.len());
+        let mut parsed: Vec<Vec<Object>> = Vec::new();
+        for slot in slots {
+            match slot {
+                Ok(text) => {
+                    if defer {
+                        source_errors.push(Vec::new());
+                    } else {
+                        let (objs, errs) = objects_of(&text);
+                        source_errors.push(errs);
+                        parsed.push(objs);
+                    }
+                    texts.push(text);
                 }
+                Err(e) => source_errors.push(vec![e]),
+            }
+        }
+        let mut crd_errors = Vec::new();
+        for m in parsed.iter().flatten().filter(|m| is_crd(m)) {
+            if let Err(e) = registry.add_document(&m.value) {
+                crd_errors.push(InputError::invalid(&m.origin, "", e));
             }
         }
 
+        let mut live_errors = Vec::new();
         let mut live = Vec::new();
         let mut live_files = Vec::new();
-        for (source, objs, text) in
-            read_all(&args.live, args.recursive, &mut errors, &mut stdin_used)
-        {
+        for (source, objs, text) in read_all(
+            &args.live,
+            args.recursive,
+            &mut live_errors,
+            &mut stdin_used,
+        ) {
             let file = match source {
                 Source::File(path) => {
                     live_files.push(LiveFile { path, text });
@@ -302,94 +481,205 @@ impl Loaded {
             };
             for object in objs {
                 if let Err(e) = kssa::managed::decode_managed_fields(&object.value) {
-                    errors.push(InputError::invalid(
+                    live_errors.push(InputError::invalid(
                         &object.origin,
                         ".metadata.managedFields",
                         e,
                     ));
                     continue;
                 }
-                live.push(LiveObject { object, file });
+                live.push(LiveObject {
+                    object,
+                    file,
+                    dropped: Vec::new(),
+                });
             }
         }
 
-        let mut notices = Vec::new();
         let mut index: HashMap<ObjectKey, usize> = HashMap::new();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
-            match registry.resolve(o.api_version(), o.kind()) {
-                Ok(r) => default_namespace(o, namespaced(&registry, &r), &args.namespace),
-                Err(e) => errors.push(InputError::invalid(&o.origin, "", e)),
+            if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
+                live_errors.push(InputError::invalid(&o.origin, "", e));
             }
-            if let Some(prev) = index.insert(o.key(), i) {
-                let _ = prev;
-                errors.push(InputError::invalid(
+            let mut key = o.key();
+            match registry.resolve(o.api_version(), o.kind()) {
+                Ok(r) => {
+                    let namespaced = namespaced(&registry, &r);
+                    default_namespace(o, namespaced, args.namespace());
+                    key = object_key(o, namespaced);
+                    if decode {
+                        l.dropped = kssa::defaults::decode_stored(&mut o.value, &r).dropped;
+                    }
+                }
+                Err(e) => live_errors.push(InputError::invalid(&o.origin, "", e)),
+            }
+            if index.insert(key, i).is_some() {
+                live_errors.push(InputError::invalid(
                     &o.origin,
                     "",
                     "a live object with the same group, kind, namespace and name was given before",
                 ));
             }
         }
+        let maker = PairMaker {
+            registry: &registry,
+            live_index: &index,
+            args,
+            validate,
+        };
+        let mut notices = Vec::new();
         let mut pairs = Vec::new();
+        let mut pair_errors = Vec::new();
+        let mut count = 0;
         let mut seen: HashMap<ObjectKey, String> = HashMap::new();
-        for mut manifest in manifests {
-            if let Err(e) = check_manifest(&manifest) {
-                errors.push(e);
-                continue;
-            }
-            let resolved = match registry.resolve(manifest.api_version(), manifest.kind()) {
-                Ok(r) => r,
-                Err(e) => {
-                    errors.push(InputError::invalid(&manifest.origin, "", e));
-                    continue;
-                }
+        let mut crd_seen = false;
+        let mut take = |manifest: Object, pair_errors: &mut Vec<InputError>| {
+            crd_seen |= defer && is_crd(&manifest);
+            let (pair, key) = match maker.pair(manifest, false, &mut notices) {
+                Ok(p) => p,
+                Err(errs) => return pair_errors.extend(errs),
             };
-            if let Some(notice) = resolved.deduced_notice() {
-                let notice = format!("notice: {notice}");
-                if !notices.contains(&notice) {
-                    notices.push(notice);
-                }
-            }
-            default_namespace(
-                &mut manifest,
-                namespaced(&registry, &resolved),
-                &args.namespace,
-            );
-            if let Err(errs) =
-                Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
-            {
-                for e in errs.0 {
-                    errors.push(InputError::invalid(&manifest.origin, &e.path, &e.message));
-                }
-                continue;
-            }
-            let key = manifest.key();
-            if let Some(first) = seen.insert(key.clone(), manifest.origin.to_string()) {
-                errors.push(InputError::invalid(
+            let manifest = &pair.manifest;
+            if let Some(first) = seen.insert(key, manifest.origin.to_string()) {
+                pair_errors.push(InputError::invalid(
                     &manifest.origin,
                     "",
                     format!("the same object is also given at {first}"),
                 ));
-                continue;
+                return;
             }
-            let live_index = index.get(&key).copied();
-            pairs.push(Pair {
-                manifest,
-                resolved,
-                live: live_index,
-            });
+            count += 1;
+            if !defer {
+                pairs.push(pair);
+            }
+        };
+        if defer {
+            let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
+            for (text, errs) in texts.iter().zip(with_text) {
+                kssa::io::each_object(text, |o| match o {
+                    Ok(o) => take(o, &mut pair_errors),
+                    Err(e) => errs.push(e),
+                });
+            }
+        } else {
+            for manifest in parsed.into_iter().flatten() {
+                take(manifest, &mut pair_errors);
+            }
         }
+        if crd_seen {
+            // A CRD spelled so that the byte search missed it: read everything the usual way.
+            return Self::read(args, validate, decode, None);
+        }
+        errors.extend(source_errors.into_iter().flatten());
+        errors.extend(crd_errors);
+        errors.extend(live_errors);
+        errors.extend(pair_errors);
         if !errors.is_empty() {
             return Err(input_errors(errors));
         }
-        anyhow::ensure!(!pairs.is_empty(), "no objects passed to apply");
+        anyhow::ensure!(count > 0, "no objects passed to apply");
+        let deferred = defer.then(|| Deferred {
+            texts,
+            registry,
+            live_index: index,
+            args: args.clone(),
+        });
         Ok(Loaded {
             pairs,
             live,
             live_files,
             notices,
+            count,
+            deferred,
         })
     }
+
+    /// Hands every pair to `f` in order: the kept ones, or those of manifests read again.
+    /// Stops at the first error `f` returns.
+    pub fn each_pair(
+        &mut self,
+        mut f: impl FnMut(Pair) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let Some(d) = &self.deferred else {
+            return std::mem::take(&mut self.pairs).into_iter().try_for_each(f);
+        };
+        let maker = PairMaker {
+            registry: &d.registry,
+            live_index: &d.live_index,
+            args: &d.args,
+            validate: true,
+        };
+        let mut result = Ok(());
+        for text in &d.texts {
+            kssa::io::each_object(text, |o| {
+                if result.is_err() {
+                    return;
+                }
+                result = o
+                    .map_err(|e| vec![e])
+                    .and_then(|o| maker.pair(o, true, &mut Vec::new()))
+                    .map(|(pair, _)| pair)
+                    .map_err(input_errors)
+                    .and_then(&mut f);
+            });
+            if result.is_err() {
+                break;
+            }
+        }
+        result
+    }
+}
+
+/// The object's identity; a cluster-scoped object's stray `metadata.namespace` is no part of
+/// it (the API server clears it, [`kssa::kube::storage::clear_namespace`]).
+/// A resource served under two groups (core and `events.k8s.io` Events) is one object.
+fn object_key(o: &Object, namespaced: bool) -> ObjectKey {
+    let mut key = o.key();
+    if !namespaced {
+        key.namespace.clear();
+    }
+    let (group, kind) = served::stored_group_kind(&key.group, &key.kind);
+    let (group, kind) = (group.to_string(), kind.to_string());
+    key.group = group;
+    key.kind = kind;
+    key
+}
+
+/// kubectl's check of a namespaced object against an explicit `-n` (cli-runtime
+/// pkg/resource/visitor.go `RequireNamespace`, with its exact message).
+fn check_namespace(o: &Object, namespaced: bool, explicit: Option<&str>) -> Result<(), String> {
+    match explicit {
+        Some(ns) if namespaced && !o.namespace().is_empty() && o.namespace() != ns => Err(format!(
+            "the namespace from the provided object {:?} does not match the namespace {ns:?}. \
+             You must pass '--namespace={}' to perform this operation.",
+            o.namespace(),
+            o.namespace()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// kubectl's RESTMapper refuses kinds and versions a built-in group does not serve; with
+/// `--strict-schemas` a kind no schema describes is refused too. Kinds the user described
+/// (CRDs, schema files) are always served.
+fn check_kind_served(o: &Object, r: &ResolvedKind, strict: bool) -> Result<(), String> {
+    served::check_api_version(o.api_version()).map_err(|e| e.to_string())?;
+    if r.deduced || r.versions == KindVersions::Builtin {
+        served::check_served(&r.gvk, served::Minor::of(r.kube_version)).map_err(|e| {
+            format!(
+                "{e} (ensure CRDs are installed first, or pass the kind's schema with --schema)"
+            )
+        })?;
+    }
+    if strict && r.deduced {
+        return Err(format!(
+            "no schema for {} and --strict-schemas is set: pass its CRD or OpenAPI document \
+             with --schema",
+            r.gvk
+        ));
+    }
+    Ok(())
 }
 
 /// Fills in the namespace of a namespaced object that names none.
@@ -405,6 +695,91 @@ fn default_namespace(o: &mut Object, namespaced: bool, namespace: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(filenames: &[&std::path::Path], live: &[&str]) -> InputArgs {
+        InputArgs {
+            filenames: filenames.iter().map(|p| p.to_path_buf()).collect(),
+            recursive: false,
+            live: live.iter().map(PathBuf::from).collect(),
+            schema: Vec::new(),
+            namespace: None,
+            strict_schemas: false,
+            kube: super::super::version::KubeVersionArgs {
+                kube_version: kssa::kube::KubeVersion::NEWEST,
+            },
+        }
+    }
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Manifests read again one document at a time pair up exactly as kept ones do.
+    #[test]
+    fn deferred_manifests_pair_as_kept_ones() {
+        let (manifests, live) = (
+            root().join("examples/manifests"),
+            root().join("examples/live"),
+        );
+        let a = args(&[&manifests], &[live.to_str().unwrap()]);
+        let kept = Loaded::load(&a).unwrap();
+        let mut deferred = Loaded::read(&a, true, true, Some(0)).unwrap();
+        assert!(deferred.pairs.is_empty() && deferred.deferred.is_some());
+        assert_eq!(
+            (deferred.count, &deferred.notices),
+            (kept.count, &kept.notices)
+        );
+        let mut again = Vec::new();
+        deferred
+            .each_pair(|p| {
+                again.push(p);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(again.len(), kept.pairs.len());
+        for (d, k) in again.iter().zip(&kept.pairs) {
+            assert_eq!(d.manifest.origin, k.manifest.origin);
+            assert_eq!(d.manifest.value, k.manifest.value);
+            assert_eq!((d.live, &d.resolved.gvk), (k.live, &k.resolved.gvk));
+        }
+    }
+
+    /// Deferring changes nothing in what is reported about bad input, nor its order.
+    #[test]
+    fn deferred_manifests_report_the_same_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "a.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
+            ),
+            (
+                "b.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
+            ),
+            (
+                "c.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: 1\n",
+            ),
+        ];
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .map(|(name, text)| {
+                let p = dir.path().join(name);
+                std::fs::write(&p, text).unwrap();
+                p
+            })
+            .collect();
+        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+        let a = args(&refs, &[]);
+        let kept = Loaded::load(&a).err().unwrap().to_string();
+        let deferred = Loaded::read(&a, true, true, Some(0))
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(deferred, kept);
+        assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
+    }
 
     #[test]
     fn epoch_seconds_format_as_rfc3339() {

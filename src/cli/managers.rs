@@ -36,9 +36,9 @@ pub struct Args {
     /// CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
-    /// Namespace for namespaced manifests that name none.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace for namespaced manifests that name none (default: `default`).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
     #[command(flatten)]
     pub apply: ApplyArgs,
     /// Print the object as YAML with each line's owners.
@@ -53,6 +53,8 @@ pub struct Args {
     /// The owned field paths, one per line.
     #[arg(long)]
     pub fields: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 /// What to print per object, validated once.
@@ -79,10 +81,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let objects: Vec<Value> = if args.filenames.is_empty() {
         let mut paths = args.paths.clone();
         paths.extend(args.live.iter().cloned());
-        read_objects(&paths, args.recursive)?
-            .into_iter()
-            .flat_map(|(_, _, objs)| objs.into_iter().map(|o| o.value))
-            .collect()
+        let decode = !args.apply.store.no_defaults;
+        read_live(
+            &paths,
+            args.recursive,
+            &registry(&args.schema, args.kube.kube_version)?,
+            decode,
+        )?
     } else {
         let mut live = args.paths.clone();
         live.extend(args.live.iter().cloned());
@@ -92,8 +97,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             live,
             schema: args.schema.clone(),
             namespace: args.namespace.clone(),
+            kube: args.kube.clone(),
+            strict_schemas: false,
         };
-        let loaded = Loaded::load(&inputs)?;
+        let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
         for n in &loaded.notices {
             eprintln!("{n}");
         }
@@ -110,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         out
     };
     let registry = match view {
-        View::Extract(_) => Some(registry(&args.schema)?),
+        View::Extract(_) => Some(registry(&args.schema, args.kube.kube_version)?),
         _ => None,
     };
     let subresource = args.apply.subresource.as_deref().unwrap_or("");
@@ -213,9 +220,12 @@ pub(super) fn title(object: &Value) -> String {
     }
 }
 
-/// The built-in schemas plus the given schema documents.
-pub(super) fn registry(paths: &[PathBuf]) -> anyhow::Result<SchemaRegistry> {
-    let mut registry = SchemaRegistry::new();
+/// The built-in schemas of a Kubernetes version plus the given schema documents.
+pub(super) fn registry(
+    paths: &[PathBuf],
+    version: kssa::kube::KubeVersion,
+) -> anyhow::Result<SchemaRegistry> {
+    let mut registry = SchemaRegistry::for_version(version);
     if paths.is_empty() {
         return Ok(registry);
     }
@@ -249,6 +259,27 @@ pub(super) fn read_texts(
     for source in sources_of(paths, recursive)? {
         let text = read_source(&source, &mut std::io::stdin().lock())?;
         out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
+    }
+    Ok(out)
+}
+
+/// Every object of the given paths (stdin when there are none); with `decode`, decoded as the
+/// API server reads a stored object ([`kssa::defaults::decode_stored`]).
+pub(super) fn read_live(
+    paths: &[PathBuf],
+    recursive: bool,
+    registry: &SchemaRegistry,
+    decode: bool,
+) -> anyhow::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for (_, _, objs) in read_objects(paths, recursive)? {
+        for mut o in objs {
+            if decode {
+                let kind = registry.resolve(o.api_version(), o.kind())?;
+                kssa::defaults::decode_stored(&mut o.value, &kind);
+            }
+            out.push(o.value);
+        }
     }
     Ok(out)
 }

@@ -64,6 +64,8 @@ pub struct Args {
     /// Output: the report, or the migrated objects.
     #[arg(short = 'o', long, value_enum, default_value = "report")]
     pub output: Output,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 struct Plan {
@@ -87,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }),
         to: args.to.clone(),
         subresource: args.subresource.clone(),
-        registry: registry(&args.schema)?,
+        registry: registry(&args.schema, args.kube.kube_version)?,
         manifests: if args.filenames.is_empty() {
             Vec::new()
         } else {

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod apply;
+mod client_side;
 mod completions;
 mod conflicts;
 mod diff;
@@ -14,10 +15,12 @@ pub mod inputs;
 mod man;
 mod managers;
 mod migrate_csa;
+mod pipeline;
 mod prune;
 mod replay;
 mod strip_managed;
 mod update;
+mod version;
 
 /// What a subcommand found, as an exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +37,7 @@ pub const EXIT_TROUBLE: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(
     name = "kssa",
-    version,
+    version = version::SHORT,
     about = "Kubernetes Server-Side Apply, offline",
     propagate_version = true
 )]
@@ -74,6 +77,8 @@ pub enum Command {
     Completions(completions::Args),
     /// Print the man page (roff).
     Man(man::Args),
+    /// Print kssa's version and the Kubernetes versions it embeds.
+    Version(version::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -90,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::Version(args) => version::run(args),
     };
     match outcome {
         Ok(Status::Clean) => ExitCode::SUCCESS,

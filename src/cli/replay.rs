@@ -23,10 +23,12 @@ pub struct Args {
     /// Print one JSON report per run instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let mut registry = SchemaRegistry::new();
+    let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
     for path in &args.schemas {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let docs = parse_stream(&bytes).with_context(|| format!("parsing {}", path.display()))?;
@@ -50,6 +52,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             .unwrap_or("scenario");
         let scenario =
             Scenario::parse(&text, stem).with_context(|| format!("{}", file.display()))?;
+        // A scenario's `options.kubeVersion` overrides `--kube-version`.
+        let registry = match scenario.options.kube_version {
+            Some(v) => registry.with_version(v),
+            None => registry.clone(),
+        };
         reports.push((
             file.display().to_string(),
             replay::run(&scenario, &registry),

@@ -4,6 +4,7 @@
 use super::managers::read_texts;
 use super::Status;
 use anyhow::Context as _;
+use kssa::defaults::decode_document;
 use kssa::io::{rewrite_documents, write_atomic, Source};
 use kssa::kube::SchemaRegistry;
 use kssa::managed::neat::{applied_fields, drop_defaults};
@@ -24,7 +25,9 @@ pub struct Args {
     #[arg(long)]
     pub in_place: bool,
     /// Also drop what the server fills in: resourceVersion, uid, creationTimestamp,
-    /// generation, selfLink, status and the last-applied annotation.
+    /// generation, selfLink, status and the last-applied annotation. The object is first
+    /// decoded as the API server reads it (typed round trip and defaults), so an old
+    /// snapshot becomes what `kubectl get` shows today.
     #[arg(long)]
     pub server_fields: bool,
     /// Remove only this manager's entries. Repeatable.
@@ -94,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
         server_fields: args.server_fields || args.neat,
     };
-    let registry = args.neat.then(SchemaRegistry::new);
+    let registry = SchemaRegistry::new();
     let mut out = String::new();
     for (source, text) in read_texts(&args.paths, args.recursive)? {
         let docs = parse_stream(text.as_bytes()).with_context(|| source.to_string())?;
@@ -102,7 +105,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
         for mut doc in docs {
-            let outcome = strip(&mut doc.value, &options, registry.as_ref());
+            let decoded = options.server_fields && decode_document(&mut doc.value, &registry);
+            let mut outcome = strip(&mut doc.value, &options, args.neat.then_some(&registry));
+            outcome.changed |= decoded;
             if outcome.reset > 0 {
                 eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);
             }

@@ -3,7 +3,7 @@
 
 use super::apply::Output;
 use super::inputs::{resolve_now, StoreArgs};
-use super::managers::{read_objects, registry, text, title};
+use super::managers::{read_live, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
 use kssa::kube::ObjectRef;
@@ -60,18 +60,18 @@ pub struct Args {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
     pub output: Output,
+    #[command(flatten)]
+    pub kube: super::version::KubeVersionArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let now = resolve_now(args.now.as_deref())?;
-    let registry = registry(&args.schema)?;
+    let registry = registry(&args.schema, args.kube.kube_version)?;
     let live: Vec<Value> = if args.live.is_empty() {
         Vec::new()
     } else {
-        read_objects(&args.live, false)?
-            .into_iter()
-            .flat_map(|(_, _, o)| o.into_iter().map(|o| o.value))
-            .collect()
+        // A patch applies to the object as the server reads it, decoded and defaulted.
+        read_live(&args.live, false, &registry, !args.store.no_defaults)?
     };
     let (stored, new) = match (&args.object, &args.patch) {
         (Some(path), _) => {

@@ -244,13 +244,19 @@ pub fn last_applied_path() -> Path {
 /// The `Update` managers whose field set covers the last-applied annotation, in entry order:
 /// the managers `kubectl apply --server-side` migrates. Entries that do not decode are skipped.
 pub fn last_applied_owners(object: &Value) -> Vec<String> {
-    let wanted = Set::from_paths([last_applied_path()]);
+    field_owners(object, "Update", &last_applied_path())
+}
+
+/// The managers of `operation` entries whose field set holds `path` (client-go csaupgrade
+/// `FindFieldsOwners`); entries whose field set does not decode are skipped.
+pub fn field_owners(object: &Value, operation: &str, path: &Path) -> Vec<String> {
+    let wanted = Set::from_paths([path.clone()]);
     let Ok(Some(entries)) = read_entries(object) else {
         return Vec::new();
     };
     entries
         .iter()
-        .filter(|e| e.text("operation") == "Update")
+        .filter(|e| e.text("operation") == operation)
         .filter(|e| e.fields().is_ok_and(|s| wanted.difference(&s).is_empty()))
         .map(|e| e.text("manager").to_string())
         .collect()

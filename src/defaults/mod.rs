@@ -1,20 +1,35 @@
 //! What the API server stores after a write: the merged object converted to its typed form and
-//! back ([`roundtrip`]), then defaulted — the Kubernetes 1.36 `SetDefaults_*` rules for built-in
-//! kinds ([`rules`]), or a CRD's structural `default`s and pruning ([`structural`]).
+//! back ([`roundtrip`], over the k8s.io/api Go types of [`gotypes`]), then defaulted — the
+//! `SetDefaults_*` rules for built-in kinds ([`rules`], with the ones that differ between
+//! Kubernetes versions in [`versioned`]), or a CRD's structural
+//! `default`s and pruning ([`structural`]).
 //!
 //! Ownership never comes from here: managedFields are computed on the merged object first.
+//!
+//! The same decoding is the server's read path ([`decode_stored`]): every stored object is
+//! decoded and defaulted before a diff, a merge or an update looks at it.
 
-pub mod fields;
+mod gotypes;
 mod image;
 pub mod quantity;
+mod read;
 mod roundtrip;
 mod rules;
-mod structural;
+pub(crate) mod structural;
+mod versioned;
 
-use crate::kube::ResolvedKind;
+use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;
-use fields::GoFields;
-use roundtrip::RoundTrip;
+use gotypes::GoTypes;
+
+pub use read::{decode_document, decode_stored, ReadNotes};
+
+/// The version-dependent rules of what the server stores: each one's description (with the
+/// upstream change) and the Kubernetes versions it applies to.
+pub fn version_dependent_rules() -> impl Iterator<Item = (&'static str, crate::kube::VersionRange)>
+{
+    versioned::RULES.iter().map(|r| (r.what, r.versions))
+}
 
 /// Which steps run (both for a real server; the conformance vectors check them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,16 +77,15 @@ pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {
     let managed = take_managed_fields(object);
     match classify(kind) {
         KindClass::Builtin => {
-            let rt = RoundTrip {
-                schema: &kind.schema,
-                facts: GoFields::builtin(),
-            };
-            rt.value(&kind.type_ref, object);
+            round_trip(object, &kind.gvk);
+            let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
             if stage == Stage::Defaulted {
-                let type_name = kind.info.as_ref().map_or("", |i| i.type_name.as_str());
                 rules::default_object(type_name, object);
-                rt.value(&kind.type_ref, object);
+                versioned::default(type_name, object, kind.kube_version);
+                round_trip(object, &kind.gvk);
             }
+            let (schema, root) = (&kind.schema, &kind.type_ref);
+            versioned::encode(type_name, schema, root, object, kind.kube_version);
         }
         KindClass::Custom => {
             structural::prune(&kind.schema, &kind.type_ref, object, true);
@@ -90,6 +104,16 @@ pub fn store(object: &mut Value, kind: &ResolvedKind, stage: Stage) {
             let index = index.min(meta.len());
             meta.shift_insert(index, "managedFields".into(), managed);
         }
+    }
+}
+
+/// The typed round trip of a whole object (managedFields included) of a kind k8s.io/api
+/// declares at `gvk`, deprecated and removed versions too: what the API server's JSON
+/// serializer makes of it. Other kinds are left as they are.
+pub fn round_trip(object: &mut Value, gvk: &GroupVersionKind) {
+    let types = GoTypes::builtin();
+    if let Some(root) = types.kind(&gvk.group, &gvk.version, &gvk.kind) {
+        roundtrip::round_trip(types, root, object);
     }
 }
 

@@ -120,6 +120,34 @@ impl Quantity {
         Some(())
     }
 
+    /// Both values at the finer of the two exponents; `None` when that does not fit.
+    fn aligned(&self, other: &Quantity) -> Option<(i128, i128, i32)> {
+        let exponent = self.exponent.min(other.exponent);
+        let scale = |q: &Quantity| {
+            let shift = u32::try_from(q.exponent - exponent).ok()?;
+            q.mantissa.checked_mul(10i128.checked_pow(shift)?)
+        };
+        Some((scale(self)?, scale(other)?, exponent))
+    }
+
+    /// `self + other`, keeping `self`'s format (`Quantity.Add`); `None` on overflow.
+    pub fn add(&self, other: &Quantity) -> Option<Quantity> {
+        let (a, b, exponent) = self.aligned(other)?;
+        let mut sum = Quantity {
+            mantissa: a.checked_add(b)?,
+            exponent,
+            format: self.format,
+        };
+        sum.normalize();
+        Some(sum)
+    }
+
+    /// Compares the values (`Quantity.Cmp`); `None` when they cannot be aligned.
+    pub fn compare(&self, other: &Quantity) -> Option<Ordering> {
+        let (a, b, _) = self.aligned(other)?;
+        Some(a.cmp(&b))
+    }
+
     /// The canonical text (`Quantity.String()`).
     pub fn canonical(&self) -> Option<String> {
         if self.mantissa == 0 {

@@ -1,158 +1,195 @@
-//! The typed round trip of a built-in object: what decoding into the `k8s.io/api` Go struct and
-//! encoding it again does, without defaulting. Unknown fields and `null`s go, zero values of
-//! `omitempty` fields go, value structs and fields without `omitempty` appear, and quantities
-//! take their canonical form.
+//! The typed round trip of a built-in object: what the API server's JSON serializer does when it
+//! decodes a body into the k8s.io/api Go struct (`sigs.k8s.io/json`, case-sensitive, unknown
+//! fields dropped) and encodes it again (`encoding/json`), without defaulting or conversion.
+//!
+//! The rules are `encoding/json`'s, applied to the Go types of [`super::gotypes`]:
+//! - every struct field is written unless `omitempty` and empty (`""`, `0`, `false`, a nil
+//!   pointer, interface, slice or map, or an empty slice or map) or `omitzero` and zero; a
+//!   struct is never empty, so value structs (`resources: {}`, `status: {}`) appear;
+//! - `null` leaves a struct, string, number or bool at its zero value and makes a pointer, slice
+//!   or map nil (written `null` without `omitempty`); a `null` map value becomes the element's
+//!   zero value;
+//! - types with their own encoding: `metav1.Time` (zero: `null`, else RFC 3339 UTC seconds),
+//!   `MicroTime`, `Quantity` (canonical, zero `"0"`), `IntOrString` (zero `0`), raw JSON kept.
+//!
+//! Fields keep the order they came in; fields the encoder adds follow in Go order.
+//! Source: k8s.io/apimachinery `runtime/serializer/json` and the Go `encoding/json` rules.
 
-use super::fields::{FieldFacts, GoFields};
+use super::gotypes::{Decl, DeclId, GoField, GoType, GoTypes, Special};
 use super::quantity;
-use crate::schema::{MapType, Scalar, Schema, StructField, TypeRef};
+use crate::managed::Time;
 use crate::value::{format_float, Map, Value};
 
-pub(crate) const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
-const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
-const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-
-/// Walks a value with its schema and the Go field facts.
-pub(crate) struct RoundTrip<'a> {
-    pub schema: &'a Schema,
-    pub facts: &'a GoFields,
+/// An encoded value and whether `omitempty` / `omitzero` would leave it out.
+struct Encoded {
+    value: Value,
+    empty: bool,
+    zero: bool,
 }
 
-impl RoundTrip<'_> {
-    /// Round-trips `v`, typed by `tr`, in place.
-    pub fn value(&self, tr: &TypeRef, v: &mut Value) {
-        if tr.named.as_deref() == Some(QUANTITY) {
-            canonical_quantity(v);
-            return;
+impl Encoded {
+    fn new(value: Value, empty: bool) -> Encoded {
+        Encoded {
+            value,
+            empty,
+            zero: empty,
         }
-        let Some(resolved) = self.schema.resolve(tr) else {
-            return;
+    }
+
+    /// A value the encoder never omits (a struct, or input it could not decode: kept).
+    fn kept(value: Value) -> Encoded {
+        Encoded {
+            value,
+            empty: false,
+            zero: false,
+        }
+    }
+}
+
+/// Round-trips `object`, whose Go type is the struct `root`, in place.
+pub(crate) fn round_trip(types: &GoTypes, root: DeclId, object: &mut Value) {
+    let input = std::mem::replace(object, Value::Null);
+    *object = encode(types, &GoType::Named(root), Some(input)).value;
+}
+
+/// Decodes `input` (`None`: absent) into a zero value of `ty` and encodes the result.
+fn encode(types: &GoTypes, ty: &GoType, input: Option<Value>) -> Encoded {
+    let input = input.filter(|v| !v.is_null());
+    match ty {
+        GoType::String => match input {
+            None => Encoded::new(Value::String(String::new()), true),
+            Some(Value::String(s)) => string(s),
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Bool => match input {
+            None => Encoded::new(Value::Bool(false), true),
+            Some(Value::Bool(b)) => Encoded::new(Value::Bool(b), !b),
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Int | GoType::Float => match input {
+            None => Encoded::new(Value::Int(0), true),
+            Some(Value::Int(i)) => Encoded::new(Value::Int(i), i == 0),
+            Some(Value::Float(f)) if *ty == GoType::Float => {
+                Encoded::new(Value::Float(f), f == 0.0)
+            }
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Bytes => match input {
+            None => Encoded::new(Value::Null, true),
+            Some(Value::String(s)) => string(s),
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Any | GoType::Opaque => match input {
+            None => Encoded::new(Value::Null, true),
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Pointer(inner) => match input {
+            None => Encoded::new(Value::Null, true),
+            Some(v) => Encoded::kept(encode(types, inner, Some(v)).value),
+        },
+        GoType::Slice(inner) => match input {
+            None => Encoded::new(Value::Null, true),
+            Some(Value::List(items)) => {
+                let empty = items.is_empty();
+                let items = items
+                    .into_iter()
+                    .map(|item| encode(types, inner, Some(item)).value)
+                    .collect();
+                Encoded::new(Value::List(items), empty)
+            }
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Map(inner) => match input {
+            None => Encoded::new(Value::Null, true),
+            Some(Value::Map(m)) => {
+                let empty = m.is_empty();
+                let m = m
+                    .into_iter()
+                    .map(|(k, v)| (k, encode(types, inner, Some(v)).value))
+                    .collect();
+                Encoded::new(Value::Map(m), empty)
+            }
+            Some(v) => Encoded::kept(v),
+        },
+        GoType::Named(id) => match types.decl(*id) {
+            Decl::Alias(t) => encode(types, t, input),
+            Decl::Special(s) => special(*s, input),
+            Decl::Struct(fields) => match input {
+                None => Encoded::kept(Value::Map(encode_struct(types, fields, Map::new()))),
+                Some(Value::Map(m)) => Encoded::kept(Value::Map(encode_struct(types, fields, m))),
+                Some(v) => Encoded::kept(v),
+            },
+        },
+    }
+}
+
+fn string(s: String) -> Encoded {
+    let empty = s.is_empty();
+    Encoded::new(Value::String(s), empty)
+}
+
+fn encode_struct(types: &GoTypes, fields: &[GoField], input: Map) -> Map {
+    let omitted = |f: &GoField, e: &Encoded| (f.omitempty && e.empty) || (f.omitzero && e.zero);
+    let mut out = Map::with_capacity(fields.len());
+    for (name, v) in input {
+        let Some(f) = fields.iter().find(|f| f.json == name) else {
+            continue; // unknown fields are dropped
         };
-        match v {
-            Value::Map(m) => {
-                if let Some(mt) = resolved.map {
-                    self.map(tr.named.as_deref(), mt, m);
-                }
-            }
-            Value::List(items) => {
-                if let Some(lt) = resolved.list {
-                    for item in items {
-                        self.value(&lt.element_type, item);
-                    }
-                }
-            }
-            _ => {}
+        let e = encode(types, &f.ty, Some(v));
+        if !omitted(f, &e) {
+            out.insert(name, e.value);
         }
     }
-
-    fn map(&self, definition: Option<&str>, mt: &MapType, m: &mut Map) {
-        if mt.fields.is_empty() {
-            for v in m.values_mut() {
-                self.value(&mt.element_type, v);
-            }
-            return;
+    for f in fields {
+        if out.contains_key(&f.json) {
+            continue;
         }
-        let open = !is_empty_ref(&mt.element_type);
-        let facts = |f: &StructField| self.field_facts(definition, f);
-        m.retain(|name, v| match mt.field(name) {
-            None => {
-                if open {
-                    self.value(&mt.element_type, v);
-                }
-                open
-            }
-            Some(f) => {
-                let facts = facts(f);
-                if v.is_null() {
-                    return facts.always || facts.value_struct;
-                }
-                self.value(&f.type_ref, v);
-                !self.omitted(f, facts, v)
-            }
-        });
-        for f in &mt.fields {
-            let facts = facts(f);
-            let present = m.get(&f.name).is_some_and(|v| !v.is_null());
-            if present || !(facts.always || facts.value_struct) {
-                continue;
-            }
-            if let Some(zero) = self.zero(f, facts) {
-                m.insert(f.name.clone(), zero);
-                if let Some(v) = m.get_mut(&f.name) {
-                    self.value(&f.type_ref, v);
-                }
-            }
+        let e = encode(types, &f.ty, None);
+        if !omitted(f, &e) {
+            out.insert(f.json.clone(), e.value);
         }
     }
+    out
+}
 
-    /// Facts from the data files plus the rules that hold for every built-in type: object
-    /// metadata, `spec` and `status` are value structs.
-    fn field_facts(&self, definition: Option<&str>, f: &StructField) -> FieldFacts {
-        let mut facts = definition
-            .map(|d| self.facts.get(d, &f.name))
-            .unwrap_or_default();
-        let is_struct = self.is_struct(&f.type_ref);
-        if f.type_ref.named.as_deref() == Some(OBJECT_META)
-            || (is_struct && matches!(f.name.as_str(), "spec" | "status"))
-        {
-            facts.value_struct = true;
+fn special(s: Special, input: Option<Value>) -> Encoded {
+    match (s, input) {
+        (Special::Time | Special::MicroTime, None) => Encoded {
+            value: Value::Null,
+            empty: false,
+            zero: true,
+        },
+        (Special::Time, Some(Value::String(t))) => Encoded::kept(Value::String(
+            Time::parse(&t).map_or(t, |parsed| parsed.to_string()),
+        )),
+        (Special::MicroTime, Some(Value::String(t))) => {
+            Encoded::kept(Value::String(micro_time(&t).unwrap_or(t)))
         }
-        facts
-    }
-
-    fn is_struct(&self, tr: &TypeRef) -> bool {
-        self.schema
-            .resolve(tr)
-            .and_then(|r| r.map)
-            .is_some_and(|m| !m.fields.is_empty())
-    }
-
-    /// Whether the encoder leaves out `v` (`omitempty` and the zero value).
-    fn omitted(&self, f: &StructField, facts: FieldFacts, v: &Value) -> bool {
-        if facts.always || facts.value_struct {
-            return false;
+        (Special::Quantity, None) => Encoded::kept(Value::String("0".into())),
+        (Special::Quantity, Some(mut v)) => {
+            canonical_quantity(&mut v);
+            Encoded::kept(v)
         }
-        match v {
-            Value::String(s) => s.is_empty() && !facts.pointer,
-            Value::Int(0) | Value::Bool(false) => facts.omit_zero,
-            Value::Float(x) => *x == 0.0 && facts.omit_zero,
-            Value::List(l) => l.is_empty(),
-            Value::Map(m) => m.is_empty() && !self.is_struct(&f.type_ref),
-            _ => false,
-        }
-    }
-
-    /// What the encoder writes for a field that is always encoded but missing.
-    fn zero(&self, f: &StructField, facts: FieldFacts) -> Option<Value> {
-        if f.type_ref.named.as_deref() == Some(INT_OR_STRING) {
-            return Some(Value::Int(0));
-        }
-        let resolved = self.schema.resolve(&f.type_ref)?;
-        if let Some(m) = resolved.map {
-            return match (facts.value_struct, m.fields.is_empty()) {
-                (true, _) => Some(Value::Map(Map::new())),
-                (false, true) => Some(Value::Null),
-                // A pointer struct without omitempty would encode as null; leave it out.
-                (false, false) => None,
-            };
-        }
-        if resolved.list.is_some() {
-            return Some(Value::Null);
-        }
-        match resolved.scalar? {
-            Scalar::String => Some(Value::String(String::new())),
-            Scalar::Numeric => Some(Value::Int(0)),
-            Scalar::Boolean => Some(Value::Bool(false)),
-            Scalar::Untyped => None,
-        }
+        (Special::IntOrString, None) => Encoded::kept(Value::Int(0)),
+        (Special::Raw, None) => Encoded::new(Value::Null, true),
+        (_, Some(v)) => Encoded::kept(v),
     }
 }
 
-fn is_empty_ref(tr: &TypeRef) -> bool {
-    tr.named.is_none()
-        && tr.inlined.scalar.is_none()
-        && tr.inlined.list.is_none()
-        && tr.inlined.map.is_none()
+/// `MicroTime`'s encoding: UTC, six fraction digits (`2006-01-02T15:04:05.000000Z`).
+fn micro_time(text: &str) -> Option<String> {
+    let seconds = Time::parse(text).ok()?.to_string();
+    let fraction: String = text
+        .get(19..)
+        .and_then(|r| r.strip_prefix('.'))
+        .map(|f| f.chars().take_while(char::is_ascii_digit).collect())
+        .unwrap_or_default();
+    let micros = format!("{fraction:0<6}");
+    Some(format!(
+        "{}.{}Z",
+        seconds.trim_end_matches('Z'),
+        &micros[..6]
+    ))
 }
 
 /// Rewrites a quantity (string or number) to its canonical string; leaves anything else.
@@ -165,5 +202,42 @@ pub(crate) fn canonical_quantity(v: &mut Value) {
     };
     if let Some(c) = quantity::canonicalize(&text) {
         *v = Value::String(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn rt(group: &str, version: &str, kind: &str, json: &str) -> String {
+        let types = GoTypes::builtin();
+        let root = types.kind(group, version, kind).unwrap();
+        let mut v = from_json_str(json).unwrap();
+        round_trip(types, root, &mut v);
+        crate::value::to_json_string(&v)
+    }
+
+    #[test]
+    fn zero_times_stay_null_and_creation_timestamp_goes() {
+        let pod = r#"{"metadata":{"creationTimestamp":null},"spec":{"containers":[]},
+            "status":{"conditions":[{"type":"Ready","status":"True","lastProbeTime":null}]}}"#;
+        let out = rt("", "v1", "Pod", pod);
+        assert!(out.contains(r#""lastProbeTime":null"#), "{out}");
+        assert!(!out.contains("creationTimestamp"), "{out}");
+    }
+
+    #[test]
+    fn int_or_string_zero_is_written() {
+        let out = rt("", "v1", "Service", r#"{"spec":{"ports":[{"port":80}]}}"#);
+        assert!(out.contains(r#"{"port":80,"targetPort":0}"#), "{out}");
+    }
+
+    #[test]
+    fn micro_times_keep_six_digits() {
+        assert_eq!(
+            micro_time("2024-01-02T03:04:05.5+01:00").unwrap(),
+            "2024-01-02T02:04:05.500000Z"
+        );
     }
 }

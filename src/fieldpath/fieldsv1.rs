@@ -43,13 +43,26 @@ pub fn element_key(pe: &PathElement) -> String {
     out
 }
 
-/// Parses one path element key.
+/// Parses one path element key. A key of two or more bytes whose second is `:` but whose
+/// qualifier is not `f`, `v`, `i` or `k` is [`FieldsV1Error::UnknownElement`]; shorter keys and
+/// keys without the colon are invalid (structured-merge-diff `DeserializePathElement`).
 pub fn parse_element_key(key: &str) -> Result<PathElement, FieldsV1Error> {
     let invalid = |reason: String| FieldsV1Error::InvalidElement {
         key: key.to_string(),
         reason,
     };
-    let (prefix, rest) = key.split_at(key.len().min(2));
+    let b = key.as_bytes();
+    if b.len() < 2 {
+        return Err(invalid("key must be 2 characters long".into()));
+    }
+    if b[1] != b':' {
+        return Err(invalid("missing colon".into()));
+    }
+    // The first two bytes are ASCII up to the colon, or the qualifier is unknown anyway.
+    let (prefix, rest) = match (key.get(..2), key.get(2..)) {
+        (Some(p), Some(r)) => (p, r),
+        _ => return Err(FieldsV1Error::UnknownElement(key.to_string())),
+    };
     match prefix {
         "f:" => Ok(PathElement::Field(rest.to_string())),
         "v:" => from_json_str(rest)
@@ -158,18 +171,25 @@ fn read_node(m: &Map) -> Result<Set, FieldsV1Error> {
         if key == "." {
             continue;
         }
-        let pe = parse_element_key(key)?;
+        // Unknown qualifiers are ignored with everything below them, so that entries written
+        // by a newer server still decode (SMD `readIterV1`; the Apply KEP: "path element
+        // conversion will ignore unknown qualifiers").
+        let pe = match parse_element_key(key) {
+            Err(FieldsV1Error::UnknownElement(_)) => continue,
+            other => other?,
+        };
         match v {
-            Value::Map(child) if !child.is_empty() => {
-                if child.contains_key(".") {
+            Value::Map(child) => {
+                // A member when it says so (`.`) or when nothing below it is left.
+                let sub = read_node(child)?;
+                if sub.is_empty() || child.contains_key(".") {
                     members.push(pe.clone());
                 }
-                let sub = read_node(child)?;
                 if !sub.is_empty() {
                     children.push((pe, sub));
                 }
             }
-            Value::Map(_) | Value::Null => members.push(pe),
+            Value::Null => members.push(pe),
             other => return Err(FieldsV1Error::NotAnObject(other.kind_name())),
         }
     }
@@ -190,8 +210,29 @@ mod tests {
     }
 
     #[test]
-    fn rejects_unknown_prefixes() {
-        assert!(from_fields_v1_str(r#"{"x:a":{}}"#).is_err());
+    fn ignores_unknown_qualifiers_and_rejects_malformed_keys() {
+        let set = from_fields_v1_str(r#"{"x:a":{"f:b":{}},"f:c":{"z:{}":{}}}"#).unwrap();
+        assert_eq!(to_fields_v1_string(&set), r#"{"f:c":{}}"#);
+        assert!(matches!(
+            parse_element_key("x:a"),
+            Err(FieldsV1Error::UnknownElement(_))
+        ));
+        assert!(from_fields_v1_str(r#"{"f":{}}"#).is_err());
+        assert!(from_fields_v1_str(r#"{"fa":{}}"#).is_err());
+        assert!(from_fields_v1_str(r#"{"é:":{}}"#).is_err());
+    }
+
+    #[test]
+    fn rejects_a_multi_byte_character_where_the_prefix_ends() {
+        for text in [r#"{"fƟ":{}}"#, r#"{"Ɵ":{}}"#, r#"{"f":{}}"#, r#"{"":{}}"#] {
+            assert!(
+                matches!(
+                    from_fields_v1_str(text),
+                    Err(FieldsV1Error::InvalidElement { .. })
+                ),
+                "{text}"
+            );
+        }
     }
 }
 

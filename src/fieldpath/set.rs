@@ -26,8 +26,11 @@ impl Set {
         s
     }
 
+    /// Constant time: no operation keeps an empty child (each drops the children left empty),
+    /// so a node is empty exactly when it has neither members nor children. A recursive check
+    /// would make building a deep set quadratic in its depth.
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.children.iter().all(|(_, c)| c.is_empty())
+        self.members.is_empty() && self.children.is_empty()
     }
 
     pub fn members(&self) -> &[PathElement] {
@@ -49,8 +52,8 @@ impl Set {
             .map(|i| &self.children[i].1)
     }
 
-    /// The child node for `pe`, created when missing.
-    pub fn child_mut(&mut self, pe: &PathElement) -> &mut Set {
+    /// The child node for `pe`, created when missing; callers put something in it.
+    fn child_mut(&mut self, pe: &PathElement) -> &mut Set {
         let i = match self.children.binary_search_by(|(p, _)| p.cmp(pe)) {
             Ok(i) => i,
             Err(i) => {

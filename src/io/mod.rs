@@ -9,7 +9,9 @@ mod write;
 
 pub use documents::read_documents;
 pub use load::{expand_paths, read_source, Source, SourceText};
-pub use objects::{check_manifest, objects_of, Object, ObjectKey, Origin, DEFAULT_EXTENSIONS};
+pub use objects::{
+    check_manifest, each_object, objects_of, Object, ObjectKey, Origin, DEFAULT_EXTENSIONS,
+};
 pub use write::{new_object_path, rewrite_documents, write_atomic};
 
 use std::fmt;

@@ -94,14 +94,24 @@ pub struct ObjectKey {
 pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
     let mut objects = Vec::new();
     let mut errors = Vec::new();
+    each_object(text, |o| match o {
+        Ok(o) => objects.push(o),
+        Err(e) => errors.push(e),
+    });
+    (objects, errors)
+}
+
+/// [`objects_of`] one document at a time, so a large stream is never held whole: each object
+/// (or the error that replaces it) is handed to `f` in order.
+pub fn each_object(text: &SourceText, mut f: impl FnMut(Result<Object, InputError>)) {
     for doc in Documents::new(&text.bytes) {
         let doc = match doc {
             Ok(d) => d,
             Err(error) => {
-                errors.push(InputError::Yaml {
+                f(Err(InputError::Yaml {
                     file: text.source.to_string(),
                     error,
-                });
+                }));
                 break;
             }
         };
@@ -112,11 +122,10 @@ pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
             item: None,
         };
         match split_list(origin, doc.value) {
-            Ok(objs) => objects.extend(objs),
-            Err(e) => errors.push(e),
+            Ok(objs) => objs.into_iter().for_each(|o| f(Ok(o))),
+            Err(e) => f(Err(e)),
         }
     }
-    (objects, errors)
 }
 
 /// Checks `apiVersion` and `kind`: present, non-empty strings.
@@ -166,7 +175,7 @@ fn is_list(v: &Value) -> bool {
     text(v, &["kind"]).ends_with("List") && matches!(v.get("items"), Some(Value::List(_)))
 }
 
-fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
+fn split_list(origin: Origin, mut value: Value) -> Result<Vec<Object>, InputError> {
     check_type(&origin, &value)?;
     if !is_list(&value) {
         return Ok(vec![Object { origin, value }]);
@@ -177,7 +186,12 @@ fn split_list(origin: Origin, value: Value) -> Result<Vec<Object>, InputError> {
         .unwrap_or_default()
         .to_string();
     let api_version = text(&value, &["apiVersion"]).to_string();
-    let Some(Value::List(items)) = value.get("items").cloned() else {
+    // Moved out, not cloned: a large List is held once.
+    let items = value
+        .as_map_mut()
+        .and_then(|m| m.get_mut("items"))
+        .map(std::mem::take);
+    let Some(Value::List(items)) = items else {
         unreachable!("is_list checked items")
     };
     let mut out = Vec::with_capacity(items.len());

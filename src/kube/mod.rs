@@ -3,13 +3,19 @@
 //! deduced schema for kinds nobody describes).
 
 pub mod applyset;
+pub mod convert;
 mod object;
 pub mod prune;
 mod registry;
 pub mod selector;
+pub mod served;
+pub mod storage;
+mod version;
 
+pub use convert::VersionConverter;
 pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
-pub use registry::{ResolvedKind, SchemaRegistry};
+pub use registry::{KindVersions, NotInVersion, ResolvedKind, SchemaRegistry};
+pub use version::{KubeVersion, KubeVersionError, VersionRange};
 
 #[cfg(test)]
 mod corpus_tests;

@@ -36,9 +36,10 @@ impl GroupVersionKind {
 }
 
 impl fmt::Display for GroupVersionKind {
-    /// As Go's `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`.
+    /// As Go's `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, and for the core
+    /// group `/v1, Kind=Service` (group, `/`, version, always).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, Kind={}", self.api_version(), self.kind)
+        write!(f, "{}/{}, Kind={}", self.group, self.version, self.kind)
     }
 }
 
@@ -140,7 +141,7 @@ mod tests {
         let cm = from_json_str(r#"{"apiVersion":"v1","kind":"ConfigMap"}"#).unwrap();
         let r = ObjectRef::from_value(&cm).unwrap();
         assert_eq!((r.group.as_str(), r.api_version().as_str()), ("", "v1"));
-        assert_eq!(r.to_string(), "/; v1, Kind=ConfigMap");
+        assert_eq!(r.to_string(), "/; /v1, Kind=ConfigMap");
         let bad = from_json_str(r#"{"kind":"ConfigMap"}"#).unwrap();
         assert_eq!(
             ObjectRef::from_value(&bad),

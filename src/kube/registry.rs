@@ -1,9 +1,10 @@
 //! Which schema types an object: documents the user added (CRDs, OpenAPI, SMD YAML; the latest
-//! added wins), then the embedded Kubernetes 1.36 built-ins, then the deduced schema.
+//! added wins), then the built-ins of the chosen Kubernetes version, then the deduced schema.
 
 use super::object::GroupVersionKind;
-use crate::schema::builtin::builtin;
-use crate::schema::crd::{crd_type_name, load_schema_document, LoadedSchemas};
+use super::version::KubeVersion;
+use crate::schema::builtin::{builtin_for, BuiltinSchemas};
+use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
 use crate::value::Value;
 use std::sync::{Arc, OnceLock};
@@ -18,6 +19,25 @@ pub struct ResolvedKind {
     pub info: Option<KindInfo>,
     /// No schema describes the kind: maps are granular, lists atomic.
     pub deduced: bool,
+    /// The Kubernetes version whose built-ins, defaults and round trip apply.
+    pub kube_version: KubeVersion,
+    /// The other versions the object is served at (see [`super::convert`]).
+    pub versions: KindVersions,
+}
+
+/// Which versions an object of a kind is served at, and how values convert between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KindVersions {
+    /// One type serves every version (SMD YAML, OpenAPI documents, the deduced schema).
+    Single,
+    /// A Kubernetes resource: the versions of [`super::served`], converted as the API server's
+    /// scheme converts them.
+    Builtin,
+    /// A custom resource: the CRD's served versions and its conversion strategy.
+    Crd {
+        conversion: CrdConversion,
+        versions: Vec<KindInfo>,
+    },
 }
 
 impl ResolvedKind {
@@ -34,6 +54,25 @@ impl ResolvedKind {
             type_ref,
             info: None,
             deduced: true,
+            versions: KindVersions::Single,
+            kube_version: KubeVersion::default(),
+        }
+    }
+
+    /// Whether the kind is one of the chosen Kubernetes version's built-ins.
+    pub fn is_builtin(&self) -> bool {
+        self.info
+            .as_ref()
+            .is_some_and(|i| i.type_name.starts_with("io.k8s."))
+    }
+
+    /// What follows a schema error about an object of this kind: the Kubernetes version for
+    /// built-in kinds, whose fields depend on it (`field not declared in schema (Kubernetes
+    /// 1.31)`), else nothing.
+    pub fn version_note(&self) -> String {
+        match self.is_builtin() {
+            true => format!(" (Kubernetes {})", self.kube_version),
+            false => String::new(),
         }
     }
 
@@ -53,11 +92,22 @@ impl ResolvedKind {
     }
 }
 
-/// Built-in kinds plus the schema documents added to it.
+/// Built-in kinds of one Kubernetes version plus the schema documents added to it.
 #[derive(Debug, Clone)]
 pub struct SchemaRegistry {
     added: Vec<LoadedSchemas>,
     use_builtin: bool,
+    version: KubeVersion,
+}
+
+/// A built-in group's kind that the chosen Kubernetes version does not have, refused as
+/// kubectl's REST mapping refuses it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no matches for kind {kind:?} in version {api_version:?} (Kubernetes {kube_version})")]
+pub struct NotInVersion {
+    pub kind: String,
+    pub api_version: String,
+    pub kube_version: KubeVersion,
 }
 
 impl Default for SchemaRegistry {
@@ -67,11 +117,17 @@ impl Default for SchemaRegistry {
 }
 
 impl SchemaRegistry {
-    /// The Kubernetes 1.36 built-ins and nothing else.
+    /// The built-ins of the newest embedded Kubernetes and nothing else.
     pub fn new() -> SchemaRegistry {
+        SchemaRegistry::for_version(KubeVersion::default())
+    }
+
+    /// The built-ins of one Kubernetes version and nothing else.
+    pub fn for_version(version: KubeVersion) -> SchemaRegistry {
         SchemaRegistry {
             added: Vec::new(),
             use_builtin: true,
+            version,
         }
     }
 
@@ -80,7 +136,26 @@ impl SchemaRegistry {
         SchemaRegistry {
             added: Vec::new(),
             use_builtin: false,
+            version: KubeVersion::default(),
         }
+    }
+
+    /// The same documents over another Kubernetes version's built-ins.
+    pub fn with_version(&self, version: KubeVersion) -> SchemaRegistry {
+        SchemaRegistry {
+            version,
+            ..self.clone()
+        }
+    }
+
+    /// The Kubernetes version whose built-ins resolve.
+    pub fn version(&self) -> KubeVersion {
+        self.version
+    }
+
+    /// The built-in schemas of the registry's version.
+    pub fn builtin(&self) -> &'static BuiltinSchemas {
+        builtin_for(self.version)
     }
 
     /// Adds a CRD manifest, OpenAPI document or SMD schema YAML; returns the kinds it serves.
@@ -93,16 +168,63 @@ impl SchemaRegistry {
 
     /// The schema for `kind` at `api_version`; the deduced schema when nothing describes it.
     pub fn resolve(&self, api_version: &str, kind: &str) -> Result<ResolvedKind, SchemaError> {
+        let mut resolved = self.resolve_any(api_version, kind)?;
+        resolved.kube_version = self.version;
+        Ok(resolved)
+    }
+
+    /// Refuses a kind of a built-in group that another embedded Kubernetes version has but the
+    /// registry's does not (added or removed since): kubectl finds no REST mapping for it.
+    pub fn check_in_version(&self, api_version: &str, kind: &str) -> Result<(), NotInVersion> {
+        let gvk = GroupVersionKind::new(api_version, kind);
+        let added = self
+            .added
+            .iter()
+            .any(|l| l.kind(&gvk.group, &gvk.version, &gvk.kind).is_some());
+        if !self.use_builtin
+            || added
+            || self
+                .builtin()
+                .kind(&gvk.group, &gvk.version, &gvk.kind)
+                .is_some()
+        {
+            return Ok(());
+        }
+        let elsewhere = KubeVersion::all().any(|v| {
+            builtin_for(v)
+                .kind(&gvk.group, &gvk.version, &gvk.kind)
+                .is_some()
+        });
+        match elsewhere {
+            true => Err(NotInVersion {
+                kind: gvk.kind.clone(),
+                api_version: api_version.to_string(),
+                kube_version: self.version,
+            }),
+            false => Ok(()),
+        }
+    }
+
+    fn resolve_any(&self, api_version: &str, kind: &str) -> Result<ResolvedKind, SchemaError> {
         let gvk = GroupVersionKind::new(api_version, kind);
         for loaded in self.added.iter().rev() {
             if let Some(info) = loaded.kind(&gvk.group, &gvk.version, &gvk.kind) {
                 let type_ref = loaded.schema.type_ref(&info.type_name)?;
+                let versions = match &loaded.crd {
+                    Some(conversion) => KindVersions::Crd {
+                        conversion: conversion.clone(),
+                        versions: loaded.kinds.clone(),
+                    },
+                    None => KindVersions::Single,
+                };
                 return Ok(ResolvedKind {
                     gvk,
                     schema: loaded.schema.clone(),
                     type_ref,
                     info: Some(info.clone()),
                     deduced: false,
+                    kube_version: self.version,
+                    versions,
                 });
             }
             if loaded.kinds.is_empty() {
@@ -117,13 +239,15 @@ impl SchemaRegistry {
                             type_ref,
                             info: None,
                             deduced: false,
+                            kube_version: self.version,
+                            versions: KindVersions::Single,
                         });
                     }
                 }
             }
         }
         if self.use_builtin {
-            let b = builtin();
+            let b = self.builtin();
             if let Some(info) = b.kind(&gvk.group, &gvk.version, &gvk.kind) {
                 let schema = b.schema_for(&info.type_name)?;
                 let type_ref = schema.type_ref(&info.type_name)?;
@@ -133,6 +257,8 @@ impl SchemaRegistry {
                     type_ref,
                     info: Some(info.clone()),
                     deduced: false,
+                    kube_version: self.version,
+                    versions: KindVersions::Builtin,
                 });
             }
         }
@@ -153,6 +279,32 @@ mod tests {
         let info = r.info.as_ref().unwrap();
         assert!(info.namespaced && info.has_status_subresource);
         assert_eq!(r.deduced_notice(), None);
+    }
+
+    #[test]
+    fn kinds_resolve_for_the_chosen_version() {
+        let v31 = SchemaRegistry::for_version(KubeVersion::new(31).unwrap());
+        let fs = v31
+            .resolve("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema")
+            .unwrap();
+        assert!(!fs.deduced && fs.kube_version == v31.version());
+        assert_eq!(fs.version_note(), " (Kubernetes 1.31)");
+        let err = v31
+            .check_in_version("certificates.k8s.io/v1", "ClusterTrustBundle")
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"no matches for kind "ClusterTrustBundle" in version "certificates.k8s.io/v1" (Kubernetes 1.31)"#
+        );
+        let newest = v31.with_version(KubeVersion::NEWEST);
+        assert!(newest
+            .check_in_version("certificates.k8s.io/v1", "ClusterTrustBundle")
+            .is_ok());
+        assert!(newest
+            .check_in_version("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema")
+            .is_err());
+        // Kinds no embedded version has are not this check's business.
+        assert!(v31.check_in_version("example.com/v1", "Widget").is_ok());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::{ManagedFieldsEntry, Operation};
 use crate::fieldpath::{PathElement, Set};
 use crate::value::{Map, Value};
 use crate::yaml::to_yaml_string;
+use rustc_hash::FxHashMap;
 
 /// The owners (entry indexes) of each line of `to_yaml_string(object)`.
 pub fn line_owners(object: &Value, entries: &[ManagedFieldsEntry]) -> Vec<Vec<usize>> {
@@ -75,8 +76,9 @@ fn walk_list(
     inherited: &[usize],
     out: &mut Vec<Vec<usize>>,
 ) {
+    let elements = ItemElements::new(nodes);
     for (index, item) in items.iter().enumerate() {
-        let pe = item_element(nodes, index, item);
+        let pe = elements.element(index, item);
         let (owners, pass, below) = step(nodes, &pe, inherited);
         match item {
             Value::Map(m) if !m.is_empty() => {
@@ -107,25 +109,76 @@ fn push(out: &mut Vec<Vec<usize>>, owners: &[usize], lines: usize) {
     }
 }
 
-/// The element the sets use for a list item: a key whose fields the item has, the item's
-/// value, or its index.
-fn item_element(nodes: &[Option<&Set>], index: usize, item: &Value) -> PathElement {
-    let candidates = nodes
-        .iter()
-        .flatten()
-        .flat_map(|n| n.members().iter().chain(n.children().map(|(pe, _)| pe)));
-    for pe in candidates {
-        let hit = match pe {
-            PathElement::Key(fields) => fields.iter().all(|(k, v)| item.get(k) == Some(v)),
-            PathElement::Value(v) => v == item,
-            PathElement::Index(i) => *i == index,
-            PathElement::Field(_) => false,
+/// The first candidate position per tuple of key values.
+type KeyPositions<'s> = FxHashMap<Vec<&'s Value>, usize>;
+
+/// The elements the sets use for the items of one list, indexed so each item is matched in
+/// constant time (a scan of every candidate per item would be quadratic in the list's length).
+/// The first candidate in set order (entry by entry, members before children) that fits an item
+/// wins: a key whose fields the item has, the item's value, or its index.
+struct ItemElements<'s> {
+    candidates: Vec<&'s PathElement>,
+    /// Key candidates grouped by their field names: the first position per tuple of values.
+    keys: Vec<(Vec<&'s str>, KeyPositions<'s>)>,
+    values: FxHashMap<&'s Value, usize>,
+    indexes: FxHashMap<usize, usize>,
+}
+
+impl<'s> ItemElements<'s> {
+    fn new(nodes: &[Option<&'s Set>]) -> Self {
+        let candidates: Vec<&PathElement> = nodes
+            .iter()
+            .flatten()
+            .flat_map(|n| n.members().iter().chain(n.children().map(|(pe, _)| pe)))
+            .collect();
+        let mut index = ItemElements {
+            candidates: Vec::new(),
+            keys: Vec::new(),
+            values: FxHashMap::default(),
+            indexes: FxHashMap::default(),
         };
-        if hit {
-            return pe.clone();
+        for (position, pe) in candidates.iter().enumerate() {
+            match pe {
+                PathElement::Key(fields) => {
+                    let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+                    let group = match index.keys.iter().position(|(n, _)| *n == names) {
+                        Some(g) => g,
+                        None => {
+                            index.keys.push((names, FxHashMap::default()));
+                            index.keys.len() - 1
+                        }
+                    };
+                    let values = fields.iter().map(|(_, v)| v).collect();
+                    index.keys[group].1.entry(values).or_insert(position);
+                }
+                PathElement::Value(v) => {
+                    index.values.entry(v).or_insert(position);
+                }
+                PathElement::Index(i) => {
+                    index.indexes.entry(*i).or_insert(position);
+                }
+                PathElement::Field(_) => {}
+            }
+        }
+        index.candidates = candidates;
+        index
+    }
+
+    /// The element for the item at `index`.
+    fn element(&self, index: usize, item: &Value) -> PathElement {
+        let by_key = self.keys.iter().filter_map(|(names, positions)| {
+            let values: Option<Vec<&Value>> = names.iter().map(|k| item.get(k)).collect();
+            positions.get(&values?).copied()
+        });
+        let first = by_key
+            .chain(self.values.get(item).copied())
+            .chain(self.indexes.get(&index).copied())
+            .min();
+        match first {
+            Some(position) => self.candidates[position].clone(),
+            None => PathElement::Index(index),
         }
     }
-    PathElement::Index(index)
 }
 
 /// How one entry is named on a blame line: `manager (Update 3d)`, `/status` for subresources.
@@ -224,5 +277,25 @@ mod tests {
             "two (Update 2d) |   replicas: 1\n",
         );
         assert_eq!(text, want);
+    }
+
+    #[test]
+    fn items_take_the_first_element_in_set_order_that_fits() {
+        let obj = from_json_str(r#"{"l":[{"n":"a","v":1},{"n":"b"},"s",{"n":"c"}]}"#).unwrap();
+        let entries = vec![
+            entry("index", r#"{"f:l":{"i:1":{}}}"#),
+            entry(
+                "keyed",
+                r#"{"f:l":{"k:{\"n\":\"a\",\"v\":1}":{},"k:{\"n\":\"b\"}":{},"k:{\"n\":\"c\"}":{"f:n":{}}}}"#,
+            ),
+            entry("set", r#"{"f:l":{"v:\"s\"":{}}}"#),
+        ];
+        let owners = line_owners(&obj, &entries);
+        // The item at index 1 matches `i:1` first; entry 1 names it by key, which is not
+        // tried once an earlier candidate fits, so only entry 0 owns it.
+        assert_eq!(
+            owners,
+            vec![vec![], vec![1], vec![1], vec![0], vec![2], vec![1]]
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod age;
 pub mod blame;
 mod conflict;
 mod entry;
+pub mod kubectl;
 pub mod last_applied;
 mod manager;
 pub mod neat;

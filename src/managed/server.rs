@@ -20,8 +20,10 @@
 //!   nor changed (a create only clears `status`);
 //! - entries are sorted Apply first, then by time, manager, apiVersion, subresource.
 //!
-//! With `defaulting`, the merged object is stored as the API server would store it (typed round
-//! trip and defaults, [`crate::defaults`]); managedFields are computed before, from the merge.
+//! With `defaulting`, the stored object is first decoded as the server reads it
+//! ([`crate::defaults::decode_stored`]), and the merged object is stored as the API server would
+//! store it (typed round trip and defaults, [`crate::defaults`]); managedFields are computed
+//! before, from the merge.
 
 use super::conflict::conflict_error;
 use super::entry::{encode_managed_fields, Operation};
@@ -31,10 +33,11 @@ use super::reset;
 use super::state::{strip_meta, Managed};
 use super::time::Time;
 use crate::fieldpath::{Path, Set, VersionedSet};
-use crate::kube::{GroupVersionKind, ObjectRef, ResolvedKind};
-use crate::merge::{ApplyOutcome, Conflicts, SingleVersion, UpdateError, Updater};
+use crate::kube::{storage, GroupVersionKind, ObjectRef, ResolvedKind, VersionConverter};
+use crate::merge::{ApplyOutcome, Conflicts, Converter, UpdateError, Updater};
 use crate::typed::Typed;
 use crate::value::{Map, Value};
+use std::borrow::Cow;
 
 pub use super::state::{ANCIENT_CHANGES_MANAGER, MAX_UPDATE_MANAGERS};
 /// The entry an object's untracked fields are given on its first apply.
@@ -56,7 +59,9 @@ pub struct WriteRequest<'a> {
     pub reset_fields: bool,
     /// Normalize unions (KEP-1027) on this write; the server never does (docs/unions.md).
     pub normalize_unions: bool,
-    /// Store the merged object round-tripped and defaulted, as the API server does.
+    /// Store the merged object as the API server does: converted to the internal type (Secret
+    /// `stringData` folded into `data`, [`crate::kube::storage`]), round-tripped, defaulted,
+    /// and without a namespace when the kind is cluster-scoped. Off: the raw merge.
     pub defaulting: bool,
 }
 
@@ -115,26 +120,56 @@ pub fn write(
     let now = Time::parse(req.now).map_err(|e| WriteError::BadRequest {
         message: e.to_string(),
     })?;
-    let stored = live.cloned().unwrap_or_else(|| Value::Map(Map::new()));
+    let converter = VersionConverter::for_kind(kind).map_err(|e| WriteError::Internal {
+        message: e.to_string(),
+    })?;
+    // The handler decodes the stored object at the request's version and the field manager
+    // works there (k8s.io/apiserver endpoints/handlers/patch.go, managedfields
+    // structuredMergeManager): a live snapshot at another served version is converted first,
+    // and the result converted back for display at the snapshot's version.
+    let original = live;
+    let request_version = kind.gvk.api_version();
+    let live_version = live
+        .and_then(|l| l.get("apiVersion"))
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty() && *v != request_version);
+    let converted;
+    let live = match (live, live_version) {
+        (Some(l), Some(v)) => {
+            converted =
+                converter
+                    .convert(l, v, &request_version)
+                    .map_err(|e| WriteError::BadRequest {
+                        message: format!(
+                            "the live object at {v} cannot be read at {request_version}: {e}"
+                        ),
+                    })?;
+            Some(&converted)
+        }
+        _ => live,
+    };
+    let stored = read_stored(live, kind, req);
+    let stored = stored.as_ref();
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
     let decoded;
-    let object = if req.defaulting && req.operation == Operation::Update {
+    let object = if req.operation == Operation::Update && req.defaulting {
         let mut body = object.clone();
+        storage::fold_secret_string_data(&mut body);
         crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
         decoded = body;
         &decoded
     } else {
         object
     };
-    let ctx = Context::new(kind, req, now, live.is_none());
+    let ctx = Context::new(kind, req, now, live.is_none(), converter);
     let mut result = match req.operation {
-        Operation::Apply => ctx.apply(&stored, object)?,
+        Operation::Apply => ctx.apply(stored, object)?,
         Operation::Update => {
             let empty;
             let base = match live {
-                Some(_) => &stored,
+                Some(_) => stored,
                 None => {
                     empty = ctx.empty();
                     &empty
@@ -144,12 +179,35 @@ pub fn write(
         }
     };
     if req.defaulting {
-        crate::defaults::store_over(&mut result, &stored, kind);
+        // The merged apply reaches the internal type only now (after the field manager).
+        storage::fold_secret_string_data(&mut result);
+        crate::defaults::store_over(&mut result, stored, kind);
     }
-    keep_times_of_noop(&stored, &mut result);
-    keep_managed_fields_place(&stored, &mut result);
-    let changed =
-        live.is_none() || without_managed_fields(&stored) != without_managed_fields(&result);
+    let stored = read_stored(original, kind, req);
+    let stored = stored.as_ref();
+    if let (Some(v), Some(original)) = (live_version, original) {
+        result = ctx
+            .converter
+            .convert(&result, &request_version, v)
+            .map_err(|e| WriteError::Internal {
+                message: format!("failed to convert the result back to {v}: {e}"),
+            })?;
+        // The strategies' PrepareForUpdate keeps the stored reset fields on the internal
+        // object, which the request's version may not hold in full (v1 HPA conditions).
+        if !ctx.restore.is_empty() {
+            reset::restore(&mut result, original, &ctx.restore);
+        }
+    }
+    if same_apart_from_managed_fields(stored, &result) {
+        keep_times_of_noop(stored, &mut result);
+    }
+    // BeforeCreate/BeforeUpdate run after the timestamp check: a stray namespace still counts
+    // as a change there.
+    if req.defaulting && kind.info.as_ref().is_some_and(|i| !i.namespaced) {
+        storage::clear_namespace(&mut result);
+    }
+    keep_managed_fields_place(stored, &mut result);
+    let changed = original.is_none() || !same_apart_from_managed_fields(stored, &result);
     let managed_fields_changed = stored.get_path(&["metadata", "managedFields"])
         != result.get_path(&["metadata", "managedFields"]);
     Ok(WriteOutcome {
@@ -157,6 +215,24 @@ pub fn write(
         changed,
         managed_fields_changed,
     })
+}
+
+/// The stored object as the server reads it: with `defaulting`, decoded and defaulted before
+/// the field manager compares anything with it (the read path, [`crate::defaults::decode_stored`]).
+fn read_stored<'a>(
+    live: Option<&'a Value>,
+    kind: &ResolvedKind,
+    req: &WriteRequest,
+) -> Cow<'a, Value> {
+    match live {
+        None => Cow::Owned(Value::Map(Map::new())),
+        Some(live) if !req.defaulting => Cow::Borrowed(live),
+        Some(live) => {
+            let mut stored = live.clone();
+            crate::defaults::decode_stored(&mut stored, kind);
+            Cow::Owned(stored)
+        }
+    }
 }
 
 /// Why one attempt failed: conflicts are kept raw for the last-applied allowance.
@@ -176,7 +252,7 @@ struct Context<'a> {
     req: &'a WriteRequest<'a>,
     now: Time,
     api_version: String,
-    converter: SingleVersion,
+    converter: VersionConverter,
     reset: Set,
     /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
     /// update, only `status` on a create.
@@ -189,6 +265,7 @@ impl<'a> Context<'a> {
         req: &'a WriteRequest<'a>,
         now: Time,
         creating: bool,
+        converter: VersionConverter,
     ) -> Context<'a> {
         let reset = if req.reset_fields {
             reset::reset_fields(kind, req.subresource)
@@ -205,7 +282,7 @@ impl<'a> Context<'a> {
             req,
             now,
             api_version: kind.gvk.api_version(),
-            converter: SingleVersion(kind.type_ref.clone()),
+            converter,
             reset,
             restore,
         }
@@ -222,10 +299,14 @@ impl<'a> Context<'a> {
     }
 
     fn updater(&self) -> Updater<'_> {
-        let mut u = Updater::new(&self.kind.schema, &self.converter);
+        let mut u = Updater::new(self.converter.schema(), &self.converter);
         u.deduced = self.kind.deduced;
         u.normalize_unions = self.req.normalize_unions;
         if !self.reset.is_empty() {
+            // The strategies reset the same fields at every served version.
+            for version in self.converter.api_versions() {
+                u.ignored.insert(version.to_string(), self.reset.clone());
+            }
             u.ignored
                 .insert(self.api_version.clone(), self.reset.clone());
         }
@@ -291,6 +372,10 @@ impl<'a> Context<'a> {
             "new",
             true,
         )?;
+        let stored = match stored {
+            Cow::Owned(normalized) => normalized,
+            Cow::Borrowed(_) => new,
+        };
         let mut object = restored(stored);
         set_managed_fields(&mut object, &managed);
         Ok(object)
@@ -298,15 +383,15 @@ impl<'a> Context<'a> {
 
     /// The update part of the stack: the changed fields go to `id` (timed now), then the cap.
     /// Returns the object to store (`new`, with unions normalized if asked).
-    fn record_update(
+    fn record_update<'v>(
         &self,
         live: &Value,
-        new: &Value,
+        new: &'v Value,
         managed: &mut Managed,
         id: &str,
         what: &str,
         normalize: bool,
-    ) -> Result<Value, WriteError> {
+    ) -> Result<Cow<'v, Value>, WriteError> {
         let typed = self.typed();
         typed.validate(new, true).map_err(|e| WriteError::Invalid {
             message: format!(
@@ -343,7 +428,7 @@ impl<'a> Context<'a> {
                     ),
                 },
             })?;
-        let stored = updated.object.into_owned();
+        let stored = updated.object;
         managed.fields = updated.managers;
         strip_meta(managed, CURRENT_OPERATION);
         if let Some(vs) = managed.fields.remove(CURRENT_OPERATION) {
@@ -518,16 +603,24 @@ fn resets_tracking(body: &Value) -> bool {
     }
 }
 
+/// A copy of the object without `metadata.managedFields`; the entries are never copied.
 fn without_managed_fields(object: &Value) -> Value {
-    let mut o = object.clone();
-    if let Some(meta) = o
-        .as_map_mut()
-        .and_then(|m| m.get_mut("metadata"))
-        .and_then(Value::as_map_mut)
-    {
-        meta.shift_remove("managedFields");
-    }
-    o
+    let Value::Map(top) = object else {
+        return object.clone();
+    };
+    let entries = top.iter().map(|(k, v)| {
+        let v = match v {
+            Value::Map(meta) if k == "metadata" => Value::Map(
+                meta.iter()
+                    .filter(|(k, _)| *k != "managedFields")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        (k.clone(), v)
+    });
+    Value::Map(entries.collect())
 }
 
 /// Stores the encoded entries; no entries means no `managedFields` key at all.
@@ -570,28 +663,58 @@ fn keep_managed_fields_place(stored: &Value, result: &mut Value) {
     }
 }
 
-/// When a write changed nothing but times, the stored times stay
-/// (`IgnoreManagedFieldsTimestampsTransformer`).
-fn keep_times_of_noop(stored: &Value, result: &mut Value) {
-    if without_managed_fields(stored) != without_managed_fields(result) {
-        return;
+/// Whether two objects are equal once `metadata.managedFields` is left out of both, compared
+/// in place: copying both objects only to decide this dominated the cost of a write.
+fn same_apart_from_managed_fields(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Map(a), Value::Map(b)) => map_eq_except(a, b, None, |key, x, y| match (x, y) {
+            (Value::Map(x), Value::Map(y)) if key == "metadata" => {
+                map_eq_except(x, y, Some("managedFields"), |_, x, y| x == y)
+            }
+            _ => x == y,
+        }),
+        _ => a == b,
     }
-    let entries = |o: &Value| -> Option<Vec<Value>> {
-        let list = o.get_path(&["metadata", "managedFields"])?.as_list()?;
+}
+
+/// Map equality (as `Value`'s: entry order does not matter) with the entry `skip` left out of
+/// both sides and the values compared by `eq`.
+fn map_eq_except(
+    a: &Map,
+    b: &Map,
+    skip: Option<&str>,
+    eq: impl Fn(&str, &Value, &Value) -> bool,
+) -> bool {
+    let skipped = |k: &str| skip == Some(k);
+    let len = |m: &Map| m.len() - skip.map_or(0, |k| usize::from(m.contains_key(k)));
+    len(a) == len(b)
+        && a.iter()
+            .filter(|(k, _)| !skipped(k))
+            .all(|(k, x)| b.get(k).is_some_and(|y| eq(k, x, y)))
+}
+
+/// When a write changed nothing but times, the stored times stay
+/// (`IgnoreManagedFieldsTimestampsTransformer`). Called only when the objects apart from
+/// managedFields are equal.
+fn keep_times_of_noop(stored: &Value, result: &mut Value) {
+    fn entries(o: &Value) -> Option<&[Value]> {
         Some(
-            list.iter()
-                .map(|e| {
-                    let mut e = e.clone();
-                    if let Some(m) = e.as_map_mut() {
-                        m.shift_remove("time");
-                    }
-                    e
-                })
-                .collect(),
+            o.get_path(&["metadata", "managedFields"])?
+                .as_list()?
+                .as_slice(),
         )
+    }
+    let same_but_times = |old: &[Value], new: &[Value]| {
+        old.len() == new.len()
+            && old.iter().zip(new).all(|(x, y)| match (x, y) {
+                (Value::Map(x), Value::Map(y)) => {
+                    map_eq_except(x, y, Some("time"), |_, x, y| x == y)
+                }
+                _ => x == y,
+            })
     };
     if let (Some(old), Some(new)) = (entries(stored), entries(result)) {
-        if old == new {
+        if same_but_times(old, new) {
             let stored_fields = stored.get_path(&["metadata", "managedFields"]).cloned();
             if let (Some(v), Some(Value::Map(meta))) = (
                 stored_fields,

@@ -326,7 +326,7 @@ fn apply_checks_kind_and_clock() {
     let secret = obj(r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"c"}}"#);
     assert_eq!(
         err(write(None, &secret, &k, &req(Operation::Apply, "m", T0))),
-        "invalid object type: v1, Kind=Secret"
+        "invalid object type: /v1, Kind=Secret"
     );
     assert_eq!(
         err(write(

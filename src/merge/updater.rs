@@ -312,8 +312,9 @@ impl<'a> Updater<'a> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
             return Ok(merged);
         };
+        // Conversions are usually the identity: borrow then, copy only what they produce.
         let converted = match self.convert(&merged, version, &last.api_version) {
-            Ok(v) => v.into_owned(),
+            Ok(v) => v,
             Err(ConversionError::MissingVersion(_)) => return Ok(merged),
             Err(e) => return Err(e),
         };
@@ -324,7 +325,7 @@ impl<'a> Updater<'a> {
             &ensure_named_fields_are_members(&last.set, self.schema, &tr),
         );
         let merged_at = At {
-            value: Cow::Borrowed(&converted),
+            value: Cow::Borrowed(converted.as_ref()),
             version: last.api_version.clone(),
         };
         let pruned_at = At {
@@ -337,9 +338,12 @@ impl<'a> Updater<'a> {
             .get(applier)
             .map(|m| m.api_version.as_str())
             .unwrap_or(version);
-        Ok(self
-            .convert(&pruned, &last.api_version, applier_version)?
-            .into_owned())
+        Ok(
+            match self.convert(&pruned, &last.api_version, applier_version)? {
+                Cow::Owned(v) => v,
+                Cow::Borrowed(_) => pruned,
+            },
+        )
     }
 
     fn add_back_owned<'v>(
@@ -362,12 +366,12 @@ impl<'a> Updater<'a> {
         order.extend(managed_at);
         for (version, managed) in order {
             let m = match self.convert(&merged.value, &merged.version, version) {
-                Ok(v) => v.into_owned(),
+                Ok(v) => v,
                 Err(ConversionError::MissingVersion(_)) => continue,
                 Err(e) => return Err(e),
             };
             let p = match self.convert(&pruned.value, &pruned.version, version) {
-                Ok(v) => v.into_owned(),
+                Ok(v) => v,
                 Err(ConversionError::MissingVersion(_)) => continue,
                 Err(e) => return Err(e),
             };
@@ -383,8 +387,17 @@ impl<'a> Updater<'a> {
             let restore =
                 ensure(&merged_set).difference(&ensure(&pruned_set).union(&ensure(&managed)));
             let new_pruned = typed.remove_items(&m, &restore);
+            // An identity conversion leaves `merged` as it is: no copy.
+            let converted = match m {
+                Cow::Owned(m) => Some(m),
+                Cow::Borrowed(_) => None,
+            };
+            drop(p);
             merged = At {
-                value: Cow::Owned(m),
+                value: match converted {
+                    Some(m) => Cow::Owned(m),
+                    None => merged.value,
+                },
                 version: version.to_string(),
             };
             pruned = At {
@@ -454,6 +467,10 @@ impl<'a> Updater<'a> {
         Ok(result)
     }
 }
+
+#[cfg(test)]
+#[path = "obsolete_versions_tests.rs"]
+mod obsolete_versions_tests;
 
 #[cfg(test)]
 mod properties {

@@ -119,6 +119,12 @@ pub enum StrategicError {
     NoMergeKeyForList(String),
     #[error("unexpected patch strategy: [{}]", .0.join(" "))]
     BadStrategy(Vec<String>),
+    /// Combining two patches whose `$retainKeys` lists differ (never expected to happen).
+    #[error("{} and {} are not deep equal: this may happen when calculating the 3-way diff patch", go_value(.left), go_value(.right))]
+    RetainKeysDiffer { left: Box<Value>, right: Box<Value> },
+    /// Three-way patch: `$patch` holds something other than a string.
+    #[error("invalid value for special key: $patch")]
+    BadDirectiveValue,
     /// The patch metadata could not describe a field (unknown field, wrong kind of type).
     #[error("{0}")]
     Lookup(String),

@@ -1,21 +1,25 @@
 //! The API server's three patch types over [`Value`]: JSON merge patch (RFC 7386, as
 //! evanphx/json-patch v4 applies it), JSON patch (RFC 6902, same library) and strategic merge
-//! patch (apimachinery `strategicpatch`, driven by per-field patch metadata).
+//! patch (apimachinery `strategicpatch`, driven by per-field patch metadata), and the
+//! three-way patches `kubectl apply` computes to send them.
 //!
 //! Each function reproduces the reference library's result and error, including its non-RFC
 //! behaviours; error messages carry the library's wording so they can be compared with it.
 
 mod error;
 mod gofmt;
+mod json_merge_three_way;
 mod json_patch;
 mod merge_patch;
 pub mod strategic;
 
 pub use error::{Input, PatchError, PatchType, StrategicError};
+pub use json_merge_three_way::{three_way_json_merge_patch, JsonMergeError, Precondition};
 pub use json_patch::json_patch;
 pub use merge_patch::merge_patch;
 pub use strategic::{
-    strategic_merge_patch, FieldPatchMeta, NoPatchMeta, PatchMetaLookup, SchemaPatchMeta,
+    strategic_merge_patch, three_way_merge_patch, FieldPatchMeta, NoPatchMeta, PatchMetaLookup,
+    SchemaPatchMeta, ThreeWayError,
 };
 
 use crate::value::Value;

@@ -22,41 +22,77 @@ pub fn object_file_name(
 /// A unified diff (3 lines of context) from `old` to `new`, with a `diff -u -N` header naming
 /// `LIVE/<name>` and `MERGED/<name>`; empty when the texts are equal.
 pub fn unified_diff(name: &str, old: &str, new: &str, style: Style) -> String {
+    let mut out = String::new();
+    write_unified_diff(&mut out, name, old, new, style);
+    out
+}
+
+/// [`unified_diff`] appended to `out`. A created object needs no line diff: every line is
+/// added, in one hunk.
+pub fn write_unified_diff(out: &mut String, name: &str, old: &str, new: &str, style: Style) {
     if old == new {
-        return String::new();
+        return;
     }
     let (a, b) = (format!("LIVE/{name}"), format!("MERGED/{name}"));
+    paint_line(out, &format!("diff -u -N {a} {b}"), style);
+    if old.is_empty() && new.ends_with('\n') {
+        paint_line(out, &format!("--- {a}"), style);
+        paint_line(out, &format!("+++ {b}"), style);
+        let lines = new.bytes().filter(|&c| c == b'\n').count();
+        let range = if lines == 1 {
+            "1".to_string()
+        } else {
+            format!("1,{lines}")
+        };
+        paint_line(out, &format!("@@ -0,0 +{range} @@"), style);
+        let mut line = String::new();
+        for text in new.split_inclusive('\n') {
+            line.clear();
+            line.push('+');
+            line.push_str(&text[..text.len() - 1]);
+            paint_line(out, &line, style);
+        }
+        return;
+    }
+    write_line_diff(out, &a, &b, old, new, style);
+}
+
+/// The hunks of a line diff, after the `diff` line.
+fn write_line_diff(out: &mut String, a: &str, b: &str, old: &str, new: &str, style: Style) {
     let diff = TextDiff::from_lines(old, new);
     let body = diff
         .unified_diff()
         .context_radius(3)
-        .header(&a, &b)
+        .header(a, b)
         .to_string();
-    let mut out = style.bold(&format!("diff -u -N {a} {b}"));
-    out.push('\n');
     for line in body.split_inclusive('\n') {
-        let (text, nl) = match line.strip_suffix('\n') {
-            Some(t) => (t, "\n"),
-            None => (line, ""),
-        };
-        let painted = if text.starts_with("---") || text.starts_with("+++") {
-            style.bold(text)
-        } else if text.starts_with("@@") {
-            style.cyan(text)
-        } else if text.starts_with('+') {
-            style.green(text)
-        } else if text.starts_with('-') {
-            style.red(text)
-        } else {
-            text.to_string()
-        };
-        out.push_str(&painted);
-        out.push_str(nl);
-        if nl.is_empty() {
-            out.push('\n');
-        }
+        paint_line(out, line.strip_suffix('\n').unwrap_or(line), style);
     }
-    out
+}
+
+/// Appends one line of a diff, coloured by what it is, and its newline.
+fn paint_line(out: &mut String, text: &str, style: Style) {
+    let code = if text.starts_with("---") || text.starts_with("+++") || text.starts_with("diff ") {
+        "1"
+    } else if text.starts_with("@@") {
+        "36"
+    } else if text.starts_with('+') {
+        "32"
+    } else if text.starts_with('-') {
+        "31"
+    } else {
+        ""
+    };
+    if style.color && !code.is_empty() {
+        out.push_str("\x1b[");
+        out.push_str(code);
+        out.push('m');
+        out.push_str(text);
+        out.push_str("\x1b[0m");
+    } else {
+        out.push_str(text);
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]
@@ -88,6 +124,19 @@ mod tests {
     fn created_objects_are_shown_whole() {
         let d = unified_diff("x", "", "a: 1\n", Style::default());
         assert!(d.ends_with("@@ -0,0 +1 @@\n+a: 1\n"), "{d}");
+    }
+
+    #[test]
+    fn created_objects_read_as_the_line_diff_shows_them() {
+        for new in ["a: 1\n", "a: 1\nb:\n- ++x\n-- y\n", "\n\n", "a\n\nb\n"] {
+            for color in [false, true] {
+                let style = Style { color };
+                let mut general = String::new();
+                paint_line(&mut general, "diff -u -N LIVE/x MERGED/x", style);
+                write_line_diff(&mut general, "LIVE/x", "MERGED/x", "", new, style);
+                assert_eq!(unified_diff("x", "", new, style), general, "{new:?}");
+            }
+        }
     }
 
     #[test]

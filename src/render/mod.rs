@@ -6,6 +6,7 @@ mod changes;
 mod conflicts;
 mod diff;
 mod mask;
+mod modes;
 mod output;
 mod report;
 
@@ -15,6 +16,7 @@ pub use conflicts::{
 };
 pub use diff::{object_file_name, unified_diff};
 pub use mask::{is_secret_path, mask_secrets, masked};
+pub use modes::{render_modes_json, render_modes_text, ModeComparison, ModeConflict};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
     render_changes_json, render_github, summary_line, ChangeKind, ObjectChange, Summary,

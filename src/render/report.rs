@@ -66,15 +66,20 @@ impl Summary {
     pub fn of(changes: &[ObjectChange]) -> Summary {
         let mut s = Summary::default();
         for c in changes {
-            match c.change {
-                ChangeKind::Created => s.created += 1,
-                ChangeKind::Changed => s.changed += 1,
-                ChangeKind::Unchanged => s.unchanged += 1,
-                ChangeKind::Conflicts => s.conflicts += 1,
-                ChangeKind::Deleted => s.deleted += 1,
-            }
+            s.count(c.change);
         }
         s
+    }
+
+    /// Counts one more object.
+    pub fn count(&mut self, change: ChangeKind) {
+        match change {
+            ChangeKind::Created => self.created += 1,
+            ChangeKind::Changed => self.changed += 1,
+            ChangeKind::Unchanged => self.unchanged += 1,
+            ChangeKind::Conflicts => self.conflicts += 1,
+            ChangeKind::Deleted => self.deleted += 1,
+        }
     }
 
     /// Anything `kubectl diff` would exit 1 for.

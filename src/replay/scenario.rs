@@ -1,6 +1,7 @@
 //! Scenario files (conformance FORMAT.md §2): a stored object and a list of applies and updates,
 //! each optionally with the expected outcome.
 
+use crate::kube::KubeVersion;
 use crate::managed::Operation;
 use crate::value::{from_json_str, Value};
 use crate::yaml::parse_stream;
@@ -13,6 +14,8 @@ pub struct Options {
     pub reset_fields: bool,
     /// Normalize unions (KEP-1027) on every step; off, as on a real API server.
     pub normalize_unions: bool,
+    /// `kubeVersion`: the Kubernetes version the scenario models; `None`: the caller's.
+    pub kube_version: Option<KubeVersion>,
 }
 
 impl Default for Options {
@@ -21,6 +24,7 @@ impl Default for Options {
             defaulting: false,
             reset_fields: true,
             normalize_unions: false,
+            kube_version: None,
         }
     }
 }
@@ -106,6 +110,19 @@ impl Scenario {
             if let Some(n) = flag("normalizeUnions")? {
                 options.normalize_unions = n;
             }
+            options.kube_version = match o.get("kubeVersion") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(v)) => Some(
+                    v.parse()
+                        .map_err(|e| invalid(format!("options.kubeVersion: {e}")))?,
+                ),
+                Some(other) => {
+                    return Err(invalid(format!(
+                        "options.kubeVersion must be a string such as \"1.31\", got {}",
+                        other.kind_name()
+                    )))
+                }
+            };
         }
         let live = match v.get("live") {
             None | Some(Value::Null) => None,

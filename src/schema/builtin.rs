@@ -1,59 +1,129 @@
-//! The Kubernetes 1.36 built-in types, embedded as a topology file (see [`super::topology`])
-//! that is indexed by line on first use and parsed one type closure at a time, so a run that
+//! The built-in types of every embedded Kubernetes version: the newest as a full topology file
+//! (see [`super::topology`]), each older one as its differences from the next newer one. A
+//! version is indexed by line on first use and parsed one type closure at a time, so a run that
 //! touches one kind parses only the types that kind reaches.
 
-use super::openapi::{convert_definitions, document_definitions, document_kinds, ConvertOptions};
-use super::topology::{self, parse_kind, parse_type, write_kind, write_type};
+use super::topology::{parse_kind, parse_type};
 use super::*;
+use crate::kube::KubeVersion;
 use std::collections::HashSet;
-use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The committed output of `kssa-schemagen`.
-pub const TOPOLOGY: &str = include_str!("k8s-1.36.topology");
+/// The committed output of `kssa-schemagen`: the newest version in full…
+pub const TOPOLOGY: &str = include_str!("k8s-1.37.topology");
+/// …and each older version as `V 1.NN` sections of differences, newest first.
+pub const TOPOLOGY_DELTAS: &str = include_str!("k8s-older.topology-delta");
 
-/// The built-in kinds and types, indexed; type closures are parsed on demand and cached.
+/// The built-in kinds and types of one version, indexed; type closures are parsed on demand and
+/// cached.
 #[derive(Debug)]
 pub struct BuiltinSchemas {
-    text: &'static str,
     kinds: Vec<KindInfo>,
-    types: HashMap<&'static str, Range<usize>>,
+    /// Type name → its `T` line.
+    types: HashMap<&'static str, &'static str>,
     cache: Mutex<HashMap<String, Arc<Schema>>>,
 }
 
-/// The embedded built-in schemas, indexed on first call.
+/// The embedded built-in schemas of the newest version, indexed on first call.
 pub fn builtin() -> &'static BuiltinSchemas {
-    static BUILTIN: OnceLock<BuiltinSchemas> = OnceLock::new();
-    BUILTIN.get_or_init(|| {
-        BuiltinSchemas::index(TOPOLOGY).expect("the embedded topology is valid (checked by tests)")
+    builtin_for(KubeVersion::NEWEST)
+}
+
+/// The embedded built-in schemas of one version, indexed on first call.
+pub fn builtin_for(version: KubeVersion) -> &'static BuiltinSchemas {
+    static BUILTIN: [OnceLock<BuiltinSchemas>; KubeVersion::COUNT] =
+        [const { OnceLock::new() }; KubeVersion::COUNT];
+    BUILTIN[version.index()].get_or_init(|| {
+        BuiltinSchemas::index_version(TOPOLOGY, TOPOLOGY_DELTAS, version)
+            .expect("the embedded topology is valid (checked by tests)")
     })
 }
 
+/// The lines of the `V 1.NN` sections of a delta text that lead from the newest version down to
+/// `version` (sections run newest first), without section headers and comments.
+pub(crate) fn version_delta_lines(
+    deltas: &'static str,
+    version: KubeVersion,
+) -> impl Iterator<Item = &'static str> {
+    let minor = |s: &str| s.strip_prefix("1.").and_then(|m| m.parse::<u8>().ok());
+    let mut section: Option<u8> = None;
+    deltas
+        .lines()
+        .map_while(move |line| {
+            if let Some(v) = line.strip_prefix("V ") {
+                section = minor(v);
+                // Past the target's section: the rest leads to older versions.
+                return section
+                    .is_some_and(|m| m >= version.minor())
+                    .then_some(None);
+            }
+            let content = !line.is_empty() && !line.starts_with('#');
+            Some((content && section.is_some()).then_some(line))
+        })
+        .flatten()
+}
+
 impl BuiltinSchemas {
-    /// Indexes a topology text: parses the kind lines and records where each type line is.
+    /// Indexes a full topology text: parses the kind lines and records each type line.
     pub fn index(text: &'static str) -> Result<BuiltinSchemas, SchemaError> {
         let mut kinds = Vec::new();
         let mut types = HashMap::new();
-        let mut start = 0;
-        for line in text.split_inclusive('\n') {
-            let end = start + line.len();
-            let line = line.trim_end_matches('\n');
+        for line in text.lines() {
             if let Some(rest) = line.strip_prefix("T ") {
                 let name = rest.split(' ').next().unwrap_or_default();
-                types.insert(name, start..start + line.len());
+                types.insert(name, line);
             } else if line.starts_with("K ") {
                 kinds.push(parse_kind(line)?);
             } else if !line.is_empty() && !line.starts_with('#') {
                 return Err(SchemaError::Invalid(format!("bad topology line: {line}")));
             }
-            start = end;
         }
         Ok(BuiltinSchemas {
-            text,
             kinds,
             types,
             cache: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Indexes the newest topology, then applies the delta sections down to `version`.
+    pub fn index_version(
+        text: &'static str,
+        deltas: &'static str,
+        version: KubeVersion,
+    ) -> Result<BuiltinSchemas, SchemaError> {
+        let mut b = BuiltinSchemas::index(text)?;
+        if version == KubeVersion::NEWEST {
+            return Ok(b);
+        }
+        let mut kinds: HashMap<(String, String, String), KindInfo> = b
+            .kinds
+            .drain(..)
+            .map(|k| ((k.group.clone(), k.version.clone(), k.kind.clone()), k))
+            .collect();
+        for line in version_delta_lines(deltas, version) {
+            if let Some(rest) = line.strip_prefix("T ") {
+                let name = rest.split(' ').next().unwrap_or_default();
+                b.types.insert(name, line);
+            } else if let Some(name) = line.strip_prefix("-T ") {
+                b.types.remove(name);
+            } else if line.starts_with("K ") {
+                let k = parse_kind(line)?;
+                kinds.insert((k.group.clone(), k.version.clone(), k.kind.clone()), k);
+            } else if let Some(gvk) = line.strip_prefix("-K ") {
+                let t: Vec<&str> = gvk.split(' ').collect();
+                let [group, v, kind] = t[..] else {
+                    return Err(SchemaError::Invalid(format!("bad delta line: {line}")));
+                };
+                let group = if group == "-" { "" } else { group };
+                kinds.remove(&(group.to_string(), v.to_string(), kind.to_string()));
+            } else {
+                return Err(SchemaError::Invalid(format!("bad delta line: {line}")));
+            }
+        }
+        b.kinds = kinds.into_values().collect();
+        b.kinds
+            .sort_by(|a, c| (&a.group, &a.version, &a.kind).cmp(&(&c.group, &c.version, &c.kind)));
+        Ok(b)
     }
 
     /// Every kind, sorted by group, version and kind.
@@ -86,22 +156,26 @@ impl BuiltinSchemas {
 
     /// The schema of a type: the type, every type it reaches, and the untyped helpers. Cached.
     pub fn schema_for(&self, type_name: &str) -> Result<Arc<Schema>, SchemaError> {
+        self.schema_for_types(&[type_name])
+    }
+
+    /// One schema holding several types and everything they reach (the versions of one
+    /// resource, for conversion between them). Cached by the list of names.
+    pub fn schema_for_types(&self, type_names: &[&str]) -> Result<Arc<Schema>, SchemaError> {
+        let key = type_names.join(",");
         let cache = |c: &Mutex<HashMap<String, Arc<Schema>>>| {
             c.lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .get(type_name)
+                .get(&key)
                 .cloned()
         };
         if let Some(schema) = cache(&self.cache) {
             return Ok(schema);
         }
-        let types = self.closure(&[type_name])?;
+        let types = self.closure(type_names)?;
         let schema = Arc::new(Schema::new(types).with_types_added(untyped_types()));
         let mut cached = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(cached
-            .entry(type_name.to_string())
-            .or_insert(schema)
-            .clone())
+        Ok(cached.entry(key).or_insert(schema).clone())
     }
 
     /// The definitions of the given types and of every type they reach, roots first.
@@ -142,11 +216,11 @@ impl BuiltinSchemas {
     }
 
     fn parse(&self, name: &str) -> Result<TypeDef, SchemaError> {
-        let range = self
+        let line = self
             .types
             .get(name)
             .ok_or_else(|| SchemaError::UnknownType(name.to_string()))?;
-        parse_type(&self.text[range.clone()])
+        parse_type(line)
     }
 }
 
@@ -167,53 +241,6 @@ pub(super) fn named_refs<'a>(atom: &'a Atom, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Builds the topology text from the Kubernetes OpenAPI v2 document and the list-key defaults
-/// (definition name → field → default); what `kssa-schemagen` writes.
-pub fn generate(openapi: &Value, key_defaults: &Value) -> Result<String, SchemaError> {
-    let definitions = document_definitions(openapi)
-        .ok_or_else(|| SchemaError::Invalid("no definitions in the OpenAPI document".into()))?;
-    let mut types = convert_definitions(definitions, ConvertOptions::default())?;
-    types.sort_by(|a, b| a.name.cmp(&b.name));
-    apply_key_defaults(&mut types, key_defaults)?;
-
-    let mut out = String::new();
-    out.push_str(topology::HEADER);
-    out.push('\n');
-    out.push_str(
-        "# Generated by kssa-schemagen from the Kubernetes OpenAPI v2 document and list-key defaults; do not edit.\n",
-    );
-    for kind in document_kinds(openapi) {
-        write_kind(&mut out, &kind)?;
-    }
-    for t in &types {
-        write_type(&mut out, t)?;
-    }
-    Ok(out)
-}
-
-fn apply_key_defaults(types: &mut [TypeDef], key_defaults: &Value) -> Result<(), SchemaError> {
-    let defaults = key_defaults
-        .as_map()
-        .ok_or_else(|| SchemaError::Invalid("list-key defaults must be a map".into()))?;
-    for (type_name, fields) in defaults {
-        let i = types
-            .binary_search_by(|t| t.name.as_str().cmp(type_name))
-            .map_err(|_| SchemaError::UnknownType(type_name.clone()))?;
-        let Some(map) = types[i].atom.map.as_deref_mut() else {
-            return Err(SchemaError::Invalid(format!("{type_name} is not a map")));
-        };
-        for (field, default) in fields.as_map().into_iter().flatten() {
-            let f = map
-                .fields
-                .iter_mut()
-                .find(|f| &f.name == field)
-                .ok_or_else(|| SchemaError::Invalid(format!("{type_name} has no field {field}")))?;
-            f.default = Some(default.clone());
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,7 +251,10 @@ mod tests {
         let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
         [beside, PathBuf::from("/work/shared")]
             .into_iter()
-            .find(|d| d.join("schemas/kubernetes-1.36-openapi-v2.json").is_file())
+            .find(|d| {
+                d.join("schemas/kubernetes-1.36-openapi-v2.json").is_file()
+                    && d.join("schemas/versions").is_dir()
+            })
     }
 
     fn field<'a>(schema: &'a Schema, ty: &str, name: &str) -> &'a StructField {
@@ -240,23 +270,21 @@ mod tests {
     }
 
     #[test]
-    fn committed_topology_is_fresh() {
+    fn committed_topologies_are_fresh() {
         let Some(shared) = shared_dir() else {
             eprintln!("skipped: neither ../shared nor /work/shared has the schemas");
             return;
         };
-        let read = |name: &str| {
-            let text = std::fs::read_to_string(shared.join("schemas").join(name)).unwrap();
-            crate::value::from_json_str(&text).unwrap()
-        };
-        let generated = generate(
-            &read("kubernetes-1.36-openapi-v2.json"),
-            &read("kubernetes-1.36-list-key-defaults.json"),
-        )
-        .unwrap();
+        let generated = super::super::generate::generate_from_dir(&shared.join("schemas")).unwrap();
+        let committed = super::super::generate::committed();
+        let stale = "is stale: run `cargo run --release --features schemagen --bin kssa-schemagen`";
         assert!(
-            generated == TOPOLOGY,
-            "src/schema/k8s-1.36.topology is stale: run `cargo run --release --features schemagen --bin kssa-schemagen`"
+            generated.topology == committed.topology,
+            "k8s-1.37.topology {stale}"
+        );
+        assert!(
+            generated.topology_deltas == committed.topology_deltas,
+            "k8s-older.topology-delta {stale}"
         );
     }
 
@@ -319,17 +347,77 @@ mod tests {
     }
 
     #[test]
-    fn every_type_parses() {
-        let schema = builtin().full_schema().unwrap();
-        assert!(schema.types().len() > 700);
-        // Every named reference resolves.
-        for t in schema.types() {
-            let mut refs = Vec::new();
-            named_refs(&t.atom, &mut refs);
-            for r in refs {
-                assert!(schema.find(r).is_some(), "{} refers to missing {r}", t.name);
+    fn every_type_of_every_version_parses() {
+        for version in KubeVersion::all() {
+            let b = builtin_for(version);
+            let schema = b.full_schema().unwrap();
+            assert!(schema.types().len() > 600, "{version}");
+            // Every named reference resolves, and every kind's type exists.
+            for t in schema.types() {
+                let mut refs = Vec::new();
+                named_refs(&t.atom, &mut refs);
+                for r in refs {
+                    assert!(
+                        schema.find(r).is_some(),
+                        "{version}: {} refers to missing {r}",
+                        t.name
+                    );
+                }
+            }
+            for k in b.kinds() {
+                assert!(
+                    b.has_type(&k.type_name),
+                    "{version}: {} has no type",
+                    k.kind
+                );
             }
         }
+    }
+
+    #[test]
+    fn versions_differ_where_kubernetes_changed() {
+        let v = |minor| builtin_for(KubeVersion::new(minor).unwrap());
+        // flowcontrol.apiserver.k8s.io/v1beta3 was removed in 1.32.
+        assert!(v(31)
+            .kind("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema")
+            .is_some());
+        assert!(v(32)
+            .kind("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema")
+            .is_none());
+        // certificates.k8s.io/v1 ClusterTrustBundle is new in 1.37.
+        assert!(v(36)
+            .kind("certificates.k8s.io", "v1", "ClusterTrustBundle")
+            .is_none());
+        let ctb = v(37)
+            .kind("certificates.k8s.io", "v1", "ClusterTrustBundle")
+            .unwrap();
+        assert!(!ctb.namespaced);
+        // Lifecycle.stopSignal is new in 1.33.
+        let lifecycle = |minor| {
+            let schema = v(minor).schema_for("io.k8s.api.core.v1.Lifecycle").unwrap();
+            let map = schema.type_def(schema.find("io.k8s.api.core.v1.Lifecycle").unwrap());
+            map.atom
+                .map
+                .as_deref()
+                .unwrap()
+                .field("stopSignal")
+                .is_some()
+        };
+        assert!(!lifecycle(32) && lifecycle(33));
+        // Kinds only older versions have keep their scope (a table for those 1.36 lacks).
+        let class = v(30)
+            .kind("resource.k8s.io", "v1alpha2", "ResourceClass")
+            .unwrap();
+        assert_eq!(class.plural.as_deref(), Some("resourceclasses"));
+        assert!(!class.namespaced);
+        // Delta sections apply newest first: 1.30 sees every older change.
+        assert!(version_delta_lines(TOPOLOGY_DELTAS, KubeVersion::NEWEST)
+            .next()
+            .is_none());
+        assert!(
+            version_delta_lines(TOPOLOGY_DELTAS, KubeVersion::OLDEST).count()
+                > version_delta_lines(TOPOLOGY_DELTAS, KubeVersion::new(36).unwrap()).count()
+        );
     }
 
     /// Prints the cost of indexing and of loading the Pod closure vs. every type:

@@ -16,6 +16,18 @@ pub struct LoadedSchemas {
     pub schema: Arc<Schema>,
     /// Empty for SMD schema YAML, which names no kinds.
     pub kinds: Vec<KindInfo>,
+    /// For a CustomResourceDefinition: its name and how its versions convert.
+    pub crd: Option<CrdConversion>,
+}
+
+/// How the API server converts a custom resource between its versions
+/// (`spec.conversion.strategy`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrdConversion {
+    /// `metadata.name` of the CRD (`crontabs.stable.example.com`).
+    pub name: String,
+    /// `Webhook`: only the CRD's webhook can convert; `None` (the default) rewrites apiVersion.
+    pub webhook: bool,
 }
 
 impl LoadedSchemas {
@@ -35,6 +47,7 @@ pub fn load_schema_document(doc: &Value) -> Result<LoadedSchemas, SchemaError> {
         Ok(LoadedSchemas {
             schema: Arc::new(parse_smd_schema_value(doc)?.with_types_added(untyped_types())),
             kinds: Vec::new(),
+            crd: None,
         })
     } else if document_definitions(doc).is_some() {
         load_openapi(doc)
@@ -55,6 +68,7 @@ pub fn load_openapi(doc: &Value) -> Result<LoadedSchemas, SchemaError> {
     Ok(LoadedSchemas {
         schema: Arc::new(with_builtin_references(types)?),
         kinds: document_kinds(doc),
+        crd: None,
     })
 }
 
@@ -121,9 +135,18 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
             has_status_subresource: per_version_or_spec(&["subresources", "status"]).is_some(),
         });
     }
+    let name = crd
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .map_or_else(
+            || format!("{}.{group}", plural.clone().unwrap_or_default()),
+            str::to_string,
+        );
+    let webhook = text(&["conversion", "strategy"]) == Some("Webhook");
     Ok(LoadedSchemas {
         schema: Arc::new(with_builtin_references(types)?),
         kinds,
+        crd: Some(CrdConversion { name, webhook }),
     })
 }
 

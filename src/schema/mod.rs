@@ -6,6 +6,7 @@
 
 pub mod builtin;
 pub mod crd;
+pub mod generate;
 pub mod openapi;
 mod smd_yaml;
 mod topology;

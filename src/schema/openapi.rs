@@ -20,10 +20,12 @@ pub struct ConvertOptions {
     pub embedded_resources: bool,
 }
 
-/// The named definitions of an OpenAPI document: v2 `definitions` or v3 `components.schemas`.
+/// The named definitions of an OpenAPI document: v2 `definitions`, v3 `components.schemas`, or
+/// a JSON Schema's `$defs` (the per-version definitions the generator reads).
 pub fn document_definitions(doc: &Value) -> Option<&Map> {
     doc.get("definitions")
         .or_else(|| doc.get_path(&["components", "schemas"]))
+        .or_else(|| doc.get("$defs"))
         .and_then(Value::as_map)
 }
 

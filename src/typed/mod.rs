@@ -18,6 +18,7 @@ use std::fmt;
 pub use compare::Comparison;
 pub use reconcile::reconcile_field_set_with_schema;
 pub use union::{Normalization, UnionError, UnionErrors, UnionProblem};
+pub use validate::FIELD_NOT_DECLARED;
 
 /// One problem found at a path.
 #[derive(Debug, Clone, PartialEq, Eq)]

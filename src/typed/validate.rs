@@ -5,6 +5,9 @@ use super::*;
 use crate::schema::{MapType, Scalar};
 use std::collections::HashSet;
 
+/// structured-merge-diff's message for a field the schema does not have.
+pub const FIELD_NOT_DECLARED: &str = "field not declared in schema";
+
 pub(crate) fn validate(
     schema: &Schema,
     tr: &TypeRef,
@@ -125,7 +128,7 @@ fn validate_map(
             None if is_empty_ref(&map.element_type) => {
                 errs.0.push(ValidationError {
                     path: prefix,
-                    message: "field not declared in schema".into(),
+                    message: FIELD_NOT_DECLARED.into(),
                 });
                 return errs;
             }

@@ -4,7 +4,7 @@
 //! Iterative, so deep input cannot overflow the stack.
 
 use super::events::{Event, EventReader, ScalarStyle};
-use super::resolve::{resolve, Scalar};
+use super::resolve::{resolve_owned, Scalar};
 use super::ErrorKind;
 use crate::value::{format_float, Map, Value};
 use std::collections::HashMap;
@@ -45,7 +45,7 @@ struct Node {
 }
 
 #[derive(Default)]
-struct Composer {
+pub(super) struct Composer {
     anchors: HashMap<String, Anchored>,
     stack: Vec<Open>,
     decoded: u64,
@@ -55,6 +55,14 @@ struct Composer {
 /// Reads the first document of the event stream: `Ok(None)` when the stream has none.
 /// Returns the value and the 0-based line of its root node.
 pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
+    match super::fast::document(text) {
+        Some(read) => Ok(read),
+        None => first_document_libyaml(text),
+    }
+}
+
+/// [`first_document`] through libyaml's events, for any input.
+pub(crate) fn first_document_libyaml(text: &[u8]) -> Result<Option<(Value, usize)>, Located> {
     let mut reader = EventReader::new(text);
     let mut next = || {
         reader
@@ -80,7 +88,7 @@ pub(crate) fn first_document(text: &[u8]) -> Result<Option<(Value, usize)>, Loca
 
 impl Composer {
     /// Feeds one event; returns the root once it is complete.
-    fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
+    pub(super) fn event(&mut self, event: Event) -> Result<Option<Value>, ErrorKind> {
         let node = match event {
             Event::Scalar {
                 anchor,
@@ -89,11 +97,28 @@ impl Composer {
                 style,
             } => {
                 self.decoded += 1;
-                let scalar = resolve(&value, style == ScalarStyle::Plain, tag.as_deref())?;
-                // A key is stringified from the scalar, so `.inf: x` is fine as a key.
-                let value = match scalar_value(&scalar) {
-                    Err(_) if self.expecting_key() => Value::Null,
-                    v => v?,
+                let scalar = resolve_owned(value, style == ScalarStyle::Plain, tag.as_deref())?;
+                // Only keys and anchored nodes need the typed scalar later; a value takes its
+                // text without a copy.
+                if anchor.is_none() && !self.expecting_key() {
+                    let value = match scalar {
+                        Scalar::String(s) => Value::String(s),
+                        other => scalar_value(&other)?,
+                    };
+                    return self.attach(Node {
+                        value,
+                        scalar: None,
+                    });
+                }
+                // A key is stringified from the scalar, so `.inf: x` is fine as a key, and its
+                // value is only needed when an alias may repeat it.
+                let value = if anchor.is_none() {
+                    Value::Null
+                } else {
+                    match scalar_value(&scalar) {
+                        Err(_) if self.expecting_key() => Value::Null,
+                        v => v?,
+                    }
                 };
                 let node = Node {
                     value,
@@ -260,22 +285,25 @@ fn map_key(node: Node) -> Result<KeySlot, ErrorKind> {
     }))
 }
 
-/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`, with YAML spellings for the non-finite.
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`, with YAML spellings for the non-finite
+/// (sigs.k8s.io/yaml `convertToJSONableObject`, float64 keys). The bit size 32 rounds to
+/// float32 first, so a finite key beyond float32's range prints as an infinity: `1e39` is `.inf`.
 fn float_key(f: f64) -> String {
+    let f = f as f32;
     if f.is_nan() {
         return ".nan".into();
     }
     if f.is_infinite() {
         return if f > 0.0 { ".inf" } else { "-.inf" }.into();
     }
-    let sci = format!("{:e}", f as f32);
+    let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
     let exp: i32 = exp.parse().expect("integer exponent");
     if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exp.abs());
     }
-    format!("{}", f as f32)
+    format!("{f}")
 }
 
 /// A resolved scalar as kubectl ends up with it: `.inf`/`.nan` cannot be encoded as JSON,
@@ -324,6 +352,24 @@ mod tests {
         assert_eq!(float_key(1000.0), "1000");
         assert_eq!(float_key(16777217.0), "1.6777216e+07");
         assert_eq!(float_key(0.1), "0.1");
+    }
+
+    #[test]
+    fn float_keys_beyond_float32_round_to_infinity_or_zero() {
+        assert_eq!(float_key(1e39), ".inf");
+        assert_eq!(float_key(-1e39), "-.inf");
+        assert_eq!(float_key(f64::MAX), ".inf");
+        assert_eq!(float_key(1e-50), "0");
+        assert_eq!(float_key(-1e-50), "-0");
+        assert_eq!(
+            doc("data:\n  1e39: a\n").unwrap(),
+            crate::value::from_json_str(r#"{"data":{".inf":"a"}}"#).unwrap()
+        );
+        assert!(doc("{\n999999999999999999999999999999999999999").is_err());
+        assert_eq!(
+            doc("{999999999999999999999999999999999999999: x}").unwrap(),
+            crate::value::from_json_str(r#"{".inf":"x"}"#).unwrap()
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! YAML output shaped like `kubectl get -o yaml` (go-yaml v2): two-space indents, lists under a
 //! key not indented, strings quoted only when needed, and always quoted when YAML 1.1 would
-//! read them back as something else. Whatever it writes, `parse_document` reads back equal.
+//! read them back as something else (timestamps included, as go-yaml quotes them). Whatever it writes, `parse_document` reads back equal.
 
-use super::resolve::{resolve_implicit, Scalar};
+use super::go_quote::go_yaml_quotes;
+use super::resolve::implicit_non_string;
 use crate::value::{format_float, Map, Value};
 use std::fmt::Write;
 
@@ -30,14 +31,14 @@ fn write_map(out: &mut String, m: &Map, indent: usize) {
         if i > 0 {
             pad(out, indent);
         }
-        let key = scalar_string(k);
-        if key.len() > MAX_SIMPLE_KEY {
+        let start = out.len();
+        write_string(out, k);
+        if out.len() - start > MAX_SIMPLE_KEY {
+            let key = out.split_off(start);
             out.push_str("? ");
             out.push_str(&key);
             out.push('\n');
             pad(out, indent);
-        } else {
-            out.push_str(&key);
         }
         out.push(':');
         match v {
@@ -79,7 +80,13 @@ fn write_list(out: &mut String, items: &[Value], indent: usize) {
 }
 
 fn pad(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat_n(' ', indent));
+    const SPACES: &str = "                                                                ";
+    let mut left = indent;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(&SPACES[..n]);
+        left -= n;
+    }
 }
 
 /// A scalar or empty collection; block strings put their lines at `block_indent`.
@@ -94,19 +101,27 @@ fn write_scalar(out: &mut String, v: &Value, block_indent: usize) {
         Value::Float(f) if f.is_infinite() => out.push_str(if *f > 0.0 { ".inf" } else { "-.inf" }),
         Value::Float(f) => out.push_str(&format_float(*f)),
         Value::String(s) if literal_ok(s) => write_literal(out, s, block_indent),
-        Value::String(s) => out.push_str(&scalar_string(s)),
+        Value::String(s) => write_string(out, s),
         Value::List(_) => out.push_str("[]"),
         Value::Map(_) => out.push_str("{}"),
     }
 }
 
 /// A string as a plain scalar when that reads back as the same string, else double-quoted.
-fn scalar_string(s: &str) -> String {
+fn write_string(out: &mut String, s: &str) {
     if plain_ok(s) {
-        s.to_string()
+        out.push_str(s);
     } else {
-        double_quoted(s)
+        write_double_quoted(out, s);
     }
+}
+
+/// Whether YAML 1.1 reads plain `s` back as the string `s`. `resolve_implicit` reads a scalar
+/// that starts with a letter as a string unless it is one of its words (`yes`, `null`, ...),
+/// none longer than five characters; that common case needs no resolving.
+fn implicitly_string(s: &str) -> bool {
+    let letter = s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+    (letter && s.len() > 5) || implicit_non_string(s).is_none()
 }
 
 fn plain_ok(s: &str) -> bool {
@@ -130,7 +145,8 @@ fn plain_ok(s: &str) -> bool {
         && !s.contains(" #")
         && s.chars()
             .all(|c| !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c))
-        && resolve_implicit(s) == Scalar::String(s.to_string())
+        && implicitly_string(s)
+        && !go_yaml_quotes(s)
 }
 
 /// Multi-line text as a `|` block, when its lines survive the trip unchanged.
@@ -164,8 +180,8 @@ fn write_literal(out: &mut String, s: &str, indent: usize) {
     }
 }
 
-fn double_quoted(s: &str) -> String {
-    let mut out = String::from("\"");
+fn write_double_quoted(out: &mut String, s: &str) {
+    out.push('"');
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -183,7 +199,6 @@ fn double_quoted(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 /// YAML 1.1's printable set (libyaml's `IS_PRINTABLE`).
@@ -224,8 +239,22 @@ mod tests {
     #[test]
     fn quotes_what_would_read_back_differently() {
         for s in [
-            "yes", "0644", "1e3", "null", "~", "", " a", "a ", "a: b", "#c", "- a", "<<", "on",
+            "yes",
+            "0644",
+            "1e3",
+            "null",
+            "~",
+            "",
+            " a",
+            "a ",
+            "a: b",
+            "#c",
+            "- a",
+            "<<",
+            "on",
             "1_0",
+            "2024-01-01T00:00:00Z",
+            "1:20",
         ] {
             let out = to_yaml_string(&Value::from(s));
             assert!(out.starts_with('"'), "{s:?} gave {out:?}");

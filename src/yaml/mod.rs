@@ -16,6 +16,8 @@
 mod compose;
 mod emit;
 mod events;
+mod fast;
+mod go_quote;
 mod json;
 mod resolve;
 mod stream;

@@ -73,39 +73,52 @@ pub(crate) fn resolve(value: &str, plain: bool, tag: Option<&str>) -> Result<Sca
 
 /// The type of an untagged plain scalar.
 pub(crate) fn resolve_implicit(s: &str) -> Scalar {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
+    implicit_non_string(s).unwrap_or_else(|| Scalar::String(s.to_string()))
+}
+
+/// An untagged scalar as the reader has it: the event's text moved into the result, not copied,
+/// when it stays a string.
+pub(crate) fn resolve_owned(
+    value: String,
+    plain: bool,
+    tag: Option<&str>,
+) -> Result<Scalar, ErrorKind> {
+    match (tag, plain) {
+        (None, false) => Ok(Scalar::String(value)),
+        (None, true) => Ok(implicit_non_string(&value).unwrap_or(Scalar::String(value))),
+        (Some(_), _) => resolve(&value, plain, tag),
+    }
+}
+
+/// [`resolve_implicit`], `None` when the scalar is a string.
+pub(crate) fn implicit_non_string(s: &str) -> Option<Scalar> {
+    Some(match s {
+        "" | "~" | "null" | "Null" | "NULL" => Scalar::Null,
         "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
-            return Scalar::Bool(true)
+            Scalar::Bool(true)
         }
         "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
-            return Scalar::Bool(false)
+            Scalar::Bool(false)
         }
-        ".nan" | ".NaN" | ".NAN" => return Scalar::Float(f64::NAN),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Scalar::Float(f64::INFINITY)
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Scalar::Float(f64::NEG_INFINITY),
-        "<<" => return Scalar::Merge,
-        _ => {}
-    }
-    let string = || Scalar::String(s.to_string());
-    match s.as_bytes()[0] {
-        b'.' => finite_float(s).map_or_else(string, Scalar::Float),
-        b'0'..=b'9' | b'+' | b'-' => {
-            let plain: String = s.chars().filter(|&c| c != '_').collect();
-            if let Some(n) = parse_go_int(&plain) {
-                return n;
-            }
-            if is_yaml_float(&plain) {
-                if let Some(f) = finite_float(&plain) {
-                    return Scalar::Float(f);
+        ".nan" | ".NaN" | ".NAN" => Scalar::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Scalar::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Scalar::Float(f64::NEG_INFINITY),
+        "<<" => Scalar::Merge,
+        _ => match s.as_bytes()[0] {
+            b'.' => Scalar::Float(finite_float(s)?),
+            b'0'..=b'9' | b'+' | b'-' => {
+                let plain: String = s.chars().filter(|&c| c != '_').collect();
+                if let Some(n) = parse_go_int(&plain) {
+                    return Some(n);
                 }
+                if !is_yaml_float(&plain) {
+                    return None;
+                }
+                Scalar::Float(finite_float(&plain)?)
             }
-            string()
-        }
-        _ => string(),
-    }
+            _ => return None,
+        },
+    })
 }
 
 /// Go's `strconv.ParseFloat`, minus the spellings the callers never reach; out of range is `None`.

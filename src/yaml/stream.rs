@@ -20,11 +20,8 @@ pub struct Documents {
 enum Mode {
     /// Reading JSON values from byte `pos`; `read` values decoded so far.
     Json { pos: usize, read: usize },
-    /// YAML documents still to decode: (text, 1-based first line).
-    Yaml {
-        chunks: std::vec::IntoIter<(String, usize)>,
-        bad_separator: Option<(String, usize)>,
-    },
+    /// YAML documents still to split off from byte `pos`, which starts 1-based line `line`.
+    Yaml { pos: usize, line: usize },
 }
 
 impl Documents {
@@ -96,16 +93,16 @@ impl Iterator for Documents {
                         Err(_) => self.mode = yaml_mode(&self.text, start),
                     }
                 }
-                Mode::Yaml {
-                    chunks,
-                    bad_separator,
-                } => {
-                    let Some((chunk, first_line)) = chunks.next() else {
-                        if let Some((found, line)) = bad_separator.take() {
-                            return self.error(ErrorKind::BadSeparator(found), line);
+                Mode::Yaml { pos, line } => {
+                    let (chunk, first_line) = match next_chunk(&self.text, pos, line) {
+                        None => {
+                            self.done = true;
+                            return None;
                         }
-                        self.done = true;
-                        return None;
+                        Some(Err((found, line))) => {
+                            return self.error(ErrorKind::BadSeparator(found), line)
+                        }
+                        Some(Ok(chunk)) => chunk,
                     };
                     match first_document(chunk.as_bytes()) {
                         Ok(None) | Ok(Some((Value::Null, _))) => continue,
@@ -122,7 +119,7 @@ impl Iterator for Documents {
 fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
     match bytes {
-        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => utf8(rest),
         [0xFF, 0xFE, rest @ ..] => utf16(
             rest.chunks(2)
                 .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]))
@@ -133,7 +130,15 @@ fn decode_text(bytes: &[u8]) -> String {
                 .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
                 .collect(),
         ),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
+        _ => utf8(bytes),
+    }
+}
+
+/// UTF-8 text, invalid bytes replaced; valid text (the usual case) is checked at full speed.
+fn utf8(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
@@ -155,47 +160,51 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// Splits `text[from..]` into documents the way kubectl's YAMLReader does: line by line (CRLF
-/// read as LF, a final newline added), on lines that begin with `---`, which may carry only a
-/// comment after the marker.
 fn yaml_mode(text: &str, from: usize) -> Mode {
-    let mut chunks = Vec::new();
+    Mode::Yaml {
+        pos: from,
+        line: line_of(text, from),
+    }
+}
+
+/// Splits the next document off `text[*pos..]` the way kubectl's YAMLReader does: line by line
+/// (CRLF read as LF, a final newline added), on lines that begin with `---`, which may carry
+/// only a comment after the marker. Returns the document's text and 1-based first line, or the
+/// text after a bad separator and its line. One document at a time, so a large stream is never
+/// copied whole.
+pub(super) fn next_chunk(
+    text: &str,
+    pos: &mut usize,
+    line: &mut usize,
+) -> Option<Result<(String, usize), (String, usize)>> {
     let mut buffer = String::new();
     let mut buffer_line = 0;
-    let mut bad_separator = None;
-    let first_line = line_of(text, from);
-    let rest = &text[from..];
-    let rest = rest.strip_suffix('\n').unwrap_or(rest);
-    for (n, line) in rest.split('\n').enumerate() {
-        let line_no = first_line + n;
-        if rest.is_empty() {
-            break;
-        }
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if let Some(after) = line.strip_prefix("---") {
+    while *pos < text.len() {
+        let rest = &text[*pos..];
+        let end = rest.find('\n').unwrap_or(rest.len());
+        let raw = &rest[..end];
+        let line_no = *line;
+        *pos += end + 1;
+        *line += 1;
+        let l = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(after) = l.strip_prefix("---") {
             let after = after.trim();
             if !after.is_empty() && !after.starts_with('#') {
-                bad_separator = Some((after.to_string(), line_no));
-                break;
+                *pos = text.len();
+                return Some(Err((after.to_string(), line_no)));
             }
             if !buffer.is_empty() {
-                chunks.push((std::mem::take(&mut buffer), buffer_line));
+                return Some(Ok((buffer, buffer_line)));
             }
             continue;
         }
         if buffer.is_empty() {
             buffer_line = line_no;
         }
-        buffer.push_str(line);
+        buffer.push_str(l);
         buffer.push('\n');
     }
-    if bad_separator.is_none() && !buffer.is_empty() {
-        chunks.push((buffer, buffer_line));
-    }
-    Mode::Yaml {
-        chunks: chunks.into_iter(),
-        bad_separator,
-    }
+    (!buffer.is_empty()).then_some(Ok((buffer, buffer_line)))
 }
 
 #[cfg(test)]

@@ -1,8 +1,12 @@
 //! The CLI test binary: one module per area, compiled together to keep build time down.
 
+mod csa_apply;
 mod defaults;
 mod docker;
 mod generated;
 mod golden;
+mod kube_version;
+mod real_snapshots;
 mod replay;
+mod robustness;
 mod vectors;

@@ -10,7 +10,10 @@ fn server_dir() -> PathBuf {
 }
 
 fn kssa() -> Command {
-    Command::cargo_bin("kssa").expect("the kssa binary is built")
+    // The server vectors were produced by Kubernetes 1.36.
+    let mut cmd = Command::cargo_bin("kssa").expect("the kssa binary is built");
+    cmd.env("KSSA_KUBE_VERSION", "1.36");
+    cmd
 }
 
 #[track_caller]

@@ -79,8 +79,10 @@ fn migrate_csa_vectors_through_the_cli() {
         args.push(format!("--to={}", s("ssaManager")));
         args.push(format!("--subresource={}", s("subresource")));
         args.extend(["-o".into(), "json".into()]);
+        // The vectors were produced by Kubernetes 1.36.
         let out = Command::cargo_bin("kssa")
             .unwrap()
+            .env("KSSA_KUBE_VERSION", "1.36")
             .args(&args)
             .output()
             .unwrap();
@@ -191,6 +193,7 @@ fn patch_vectors_through_kssa_update() {
         std::fs::write(&patch, text("patch", "patchText")).unwrap();
         let out = Command::cargo_bin("kssa")
             .unwrap()
+            .env("KSSA_KUBE_VERSION", "1.36")
             .args(["update", "--no-defaults", "--live"])
             .arg(&live)
             .arg("--patch")

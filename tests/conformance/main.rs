@@ -3,6 +3,7 @@
 mod defaults;
 mod migrate_csa;
 mod patch;
+mod roundtrip;
 mod smd;
 mod support;
 mod unions;

@@ -113,3 +113,24 @@ pub fn conflicts_of(v: &Value) -> Option<Vec<(String, String)>> {
     out.sort();
     Some(out)
 }
+
+/// The directories named in `KSSA_EXTRA_VECTORS` (`:`-separated) whose first vector `belongs`
+/// to the calling suite, so one variable can name directories of several suites.
+pub fn extra_dirs(belongs: fn(&Value) -> bool) -> Vec<PathBuf> {
+    let Ok(extra) = std::env::var("KSSA_EXTRA_VECTORS") else {
+        return Vec::new();
+    };
+    extra
+        .split(':')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .filter(|dir| {
+            vector_files(dir).first().is_some_and(|f| {
+                std::fs::read_to_string(f)
+                    .ok()
+                    .and_then(|t| kssa::value::from_json_str(&t).ok())
+                    .is_some_and(|v| belongs(&v))
+            })
+        })
+        .collect()
+}

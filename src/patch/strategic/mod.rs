@@ -6,8 +6,11 @@
 
 mod meta;
 mod order;
+mod three_way;
 
 pub use meta::{FieldPatchMeta, NoPatchMeta, PatchMetaLookup, SchemaPatchMeta};
+pub(crate) use order::go_deep_eq;
+pub use three_way::{three_way_merge_patch, ThreeWayError};
 
 use super::{PatchError, StrategicError};
 use crate::value::{Map, Value};
@@ -23,6 +26,17 @@ const RETAIN_KEYS: &str = "$retainKeys";
 const RETAIN_KEYS_STRATEGY: &str = "retainKeys";
 const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
 const SET_ELEMENT_ORDER: &str = "$setElementOrder";
+
+/// What [`merge_map`] merges the patch into (apimachinery's `MergeOptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MergeMode {
+    /// An object, as the server applies a patch: the parallel lists take effect and a `null`
+    /// only deletes (`MergeParallelList` and `IgnoreUnmatchedNulls` set).
+    Apply,
+    /// Another patch, as the client combines its deletions with its changes: directives and
+    /// `null`s are carried into the result (both options unset).
+    Combine,
+}
 
 /// Applies the strategic merge `patch` to `original` with the patch metadata of the object's
 /// type. A `null` original or patch counts as an empty object; anything else that is not an
@@ -41,7 +55,7 @@ pub fn strategic_merge_patch<L: PatchMetaLookup>(
         }),
     };
     let (original, patch) = (as_map(original)?, as_map(patch)?);
-    merge_map(original, patch, Some(meta), "").map(Value::Map)
+    merge_map(original, patch, Some(meta), "", MergeMode::Apply).map(Value::Map)
 }
 
 fn fail(path: &str, error: StrategicError) -> PatchError {
@@ -107,6 +121,7 @@ fn merge_map<L: PatchMetaLookup>(
     mut patch: Map,
     schema: Option<&L>,
     path: &str,
+    mode: MergeMode,
 ) -> Result<Map> {
     if let Some(directive) = patch.get(DIRECTIVE) {
         return match directive.as_str() {
@@ -124,11 +139,15 @@ fn merge_map<L: PatchMetaLookup>(
             )),
         };
     }
-    apply_retain_keys(&mut original, &mut patch).map_err(|e| fail(path, e))?;
-    apply_set_element_order(&mut original, &mut patch, schema, path)?;
+    apply_retain_keys(&mut original, &mut patch, mode).map_err(|e| fail(path, e))?;
+    apply_set_element_order(&mut original, &mut patch, schema, path, mode)?;
 
     for (key, patch_v) in patch {
         let (key, is_delete_list) = if key.starts_with(DELETE_FROM_PRIMITIVE_LIST) {
+            if mode == MergeMode::Combine {
+                original.insert(key, patch_v);
+                continue;
+            }
             let target = directive_target(
                 &key,
                 DELETE_FROM_PRIMITIVE_LIST,
@@ -142,6 +161,9 @@ fn merge_map<L: PatchMetaLookup>(
         let field_path = child(path, &key);
         if patch_v.is_null() {
             original.shift_remove(&key);
+            if mode == MergeMode::Combine {
+                original.insert(key, Value::Null);
+            }
             continue;
         }
         let same_kind = match original.get(&key) {
@@ -152,7 +174,11 @@ fn merge_map<L: PatchMetaLookup>(
             // Absent live, or a different type: the patch value is taken, cleaned of nulls
             // and `$patch` maps. A deletion list never adds anything.
             if !is_delete_list {
-                match remove_directives(discard_nulls(patch_v)) {
+                let patch_v = match mode {
+                    MergeMode::Apply => discard_nulls(patch_v),
+                    MergeMode::Combine => patch_v,
+                };
+                match remove_directives(patch_v) {
                     Some(v) => {
                         original.insert(key, v);
                     }
@@ -170,7 +196,7 @@ fn merge_map<L: PatchMetaLookup>(
                 if strategy(&meta).map_err(|e| fail(&field_path, e))? == REPLACE {
                     Value::Map(p)
                 } else {
-                    Value::Map(merge_map(o, p, sub.as_ref(), &field_path)?)
+                    Value::Map(merge_map(o, p, sub.as_ref(), &field_path, mode)?)
                 }
             }
             (Value::List(o), Value::List(p)) => {
@@ -178,8 +204,15 @@ fn merge_map<L: PatchMetaLookup>(
                 let strategy = strategy(&meta).map_err(|e| fail(&field_path, e))?;
                 if strategy == MERGE || is_delete_list {
                     let merge_key = meta.merge_key.as_deref().unwrap_or("");
-                    let list =
-                        merge_list(o, p, sub.as_ref(), merge_key, is_delete_list, &field_path)?;
+                    let list = merge_list(
+                        o,
+                        p,
+                        sub.as_ref(),
+                        merge_key,
+                        is_delete_list,
+                        &field_path,
+                        mode,
+                    )?;
                     Value::List(list)
                 } else {
                     Value::List(p)
@@ -199,10 +232,30 @@ fn merge_map<L: PatchMetaLookup>(
 }
 
 /// `$retainKeys`: drops live keys not listed, after checking every patched key is listed.
-fn apply_retain_keys(original: &mut Map, patch: &mut Map) -> Result<(), StrategicError> {
+/// Combining patches, the directive is carried over instead (both patches must agree).
+fn apply_retain_keys(
+    original: &mut Map,
+    patch: &mut Map,
+    mode: MergeMode,
+) -> Result<(), StrategicError> {
     let Some(retain) = patch.shift_remove(RETAIN_KEYS) else {
         return Ok(());
     };
+    if mode == MergeMode::Combine {
+        match original.get(RETAIN_KEYS) {
+            Some(theirs) if theirs != &retain => {
+                return Err(StrategicError::RetainKeysDiffer {
+                    left: Box::new(theirs.clone()),
+                    right: Box::new(retain),
+                })
+            }
+            Some(_) => {}
+            None => {
+                original.insert(RETAIN_KEYS.to_string(), retain);
+            }
+        }
+        return Ok(());
+    }
     let Value::List(retain) = retain else {
         return Err(StrategicError::BadRetainKeysFormat);
     };
@@ -223,12 +276,14 @@ fn apply_retain_keys(original: &mut Map, patch: &mut Map) -> Result<(), Strategi
 }
 
 /// `$setElementOrder/<list>`: merges the list (if patched) and orders the result by the
-/// order list, then the patch, then the live list. The patched list is consumed.
+/// order list, then the patch, then the live list. The patched list is consumed. Combining
+/// patches, the order list is also carried over (both patches must agree).
 fn apply_set_element_order<L: PatchMetaLookup>(
     original: &mut Map,
     patch: &mut Map,
     schema: Option<&L>,
     path: &str,
+    mode: MergeMode,
 ) -> Result<()> {
     let keys: Vec<String> = patch
         .keys()
@@ -237,6 +292,17 @@ fn apply_set_element_order<L: PatchMetaLookup>(
         .collect();
     for key in keys {
         let order_v = patch.shift_remove(&key).expect("listed above");
+        if mode == MergeMode::Combine {
+            match original.get(&key) {
+                Some(theirs) if theirs != &order_v => {
+                    return Err(fail(path, StrategicError::BadSetElementOrderFormat))
+                }
+                Some(_) => {}
+                None => {
+                    original.insert(key.clone(), order_v.clone());
+                }
+            }
+        }
         let Value::List(order) = order_v else {
             return Err(fail(
                 path,
@@ -290,6 +356,7 @@ fn apply_set_element_order<L: PatchMetaLookup>(
                         merge_key,
                         false,
                         &field_path,
+                        mode,
                     )?
                 } else {
                     p.clone()
@@ -383,13 +450,14 @@ fn merge_list<L: PatchMetaLookup>(
     merge_key: &str,
     is_delete_list: bool,
     path: &str,
+    mode: MergeMode,
 ) -> Result<Vec<Value>> {
     if original.is_empty() && patch.is_empty() {
         return Ok(original);
     }
     let kind = element_kind(&[&original, &patch]).map_err(|e| fail(path, e))?;
     let (merged, patch, original) = if kind == ItemKind::Scalar {
-        if is_delete_list {
+        if is_delete_list && mode == MergeMode::Apply {
             return Ok(original
                 .into_iter()
                 .filter(|v| !patch.iter().any(|d| go_eq(d, v)))
@@ -430,7 +498,7 @@ fn merge_list<L: PatchMetaLookup>(
                         unreachable!("element kinds checked")
                     };
                     let item_path = format!("{path}[{merge_key}={}]", super::gofmt::go_value(key));
-                    merged[i] = Value::Map(merge_map(o, p.clone(), schema, &item_path)?);
+                    merged[i] = Value::Map(merge_map(o, p.clone(), schema, &item_path, mode)?);
                 }
                 None => merged.push(item.clone()),
             }

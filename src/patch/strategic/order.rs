@@ -15,6 +15,21 @@ pub(super) fn go_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Go's `reflect.DeepEqual` on decoded JSON values: like [`go_eq`] at every depth.
+pub(crate) fn go_deep_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| go_deep_eq(a, b))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| go_deep_eq(v, w)))
+        }
+        _ => go_eq(a, b),
+    }
+}
+
 fn opt_eq(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (None, None) => true,
@@ -151,7 +166,7 @@ pub(super) fn normalize_element_order(
     ))
 }
 
-fn normalize_slice_order(
+pub(super) fn normalize_slice_order(
     to_sort: Vec<Value>,
     order: &[Value],
     merge_key: &str,

@@ -1,0 +1,255 @@
+//! The Go types behind the built-in kinds (k8s.io/api v0.36.3), read from the generated
+//! `k8s-1.36.gotypes`: each struct's encoded fields in Go order with their `json` tag options,
+//! named types, and the package of each group-version. The typed round trip walks them.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const GENERATED: &str = include_str!("k8s-1.36.gotypes");
+
+/// Index of a declaration in [`GoTypes`].
+pub(crate) type DeclId = usize;
+
+/// A Go type expression.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum GoType {
+    String,
+    Bool,
+    Int,
+    Float,
+    /// `[]byte`: base64 text.
+    Bytes,
+    /// `interface{}`: any JSON.
+    Any,
+    Pointer(Box<GoType>),
+    Slice(Box<GoType>),
+    /// `map[K]V` (keys are always strings in JSON).
+    Map(Box<GoType>),
+    Named(DeclId),
+    /// A name the sources do not declare (outside the model): kept as it is.
+    Opaque,
+}
+
+/// Types with their own JSON encoding (`MarshalJSON`/`UnmarshalJSON`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Special {
+    /// `metav1.Time`: RFC 3339 in UTC, whole seconds; the zero time is `null`.
+    Time,
+    /// `metav1.MicroTime`: as Time with six fraction digits.
+    MicroTime,
+    /// `resource.Quantity`: canonical text; the zero quantity is `"0"`.
+    Quantity,
+    /// `intstr.IntOrString`: an int or a string; the zero value is `0`.
+    IntOrString,
+    /// Raw JSON kept as it is (`runtime.RawExtension`, `metav1.FieldsV1`, `metav1.Duration`).
+    Raw,
+}
+
+/// One encoded struct field.
+#[derive(Debug, Clone)]
+pub(crate) struct GoField {
+    pub json: String,
+    pub omitempty: bool,
+    pub omitzero: bool,
+    pub ty: GoType,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Decl {
+    /// Fields in Go order, embedded (inline) structs spliced in.
+    Struct(Vec<GoField>),
+    Alias(GoType),
+    Special(Special),
+}
+
+/// Every declaration, by `<package>.<Type>`.
+#[derive(Debug, Default)]
+pub(crate) struct GoTypes {
+    names: HashMap<String, DeclId>,
+    decls: Vec<Decl>,
+    /// (group, version) → package key.
+    packages: HashMap<(String, String), String>,
+}
+
+const SPECIALS: &[(&str, Special)] = &[
+    ("meta/v1.Time", Special::Time),
+    ("meta/v1.MicroTime", Special::MicroTime),
+    ("meta/v1.FieldsV1", Special::Raw),
+    ("meta/v1.Duration", Special::Raw),
+    ("resource.Quantity", Special::Quantity),
+    ("intstr.IntOrString", Special::IntOrString),
+    ("runtime.RawExtension", Special::Raw),
+    ("runtime.Unknown", Special::Raw),
+];
+
+/// A raw field before inline structs are spliced in.
+struct RawField {
+    json: String,
+    flags: String,
+    ty: String,
+}
+
+impl GoTypes {
+    /// The embedded k8s.io/api v0.36.3 types.
+    pub fn builtin() -> &'static GoTypes {
+        static TYPES: OnceLock<GoTypes> = OnceLock::new();
+        TYPES.get_or_init(|| GoTypes::parse(GENERATED))
+    }
+
+    fn parse(text: &str) -> GoTypes {
+        let mut types = GoTypes::default();
+        let mut structs: Vec<(DeclId, Vec<RawField>)> = Vec::new();
+        let mut aliases: Vec<(DeclId, String)> = Vec::new();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("P"), Some(key)) => {
+                    let group = words.next().unwrap_or("-");
+                    let group = if group == "-" { "" } else { group };
+                    let version = words.next().unwrap_or("");
+                    types
+                        .packages
+                        .insert((group.into(), version.into()), key.into());
+                }
+                (Some(tag @ ("S" | "T")), Some(name)) => {
+                    let id = types.decls.len();
+                    types.names.insert(name.to_string(), id);
+                    types.decls.push(Decl::Struct(Vec::new()));
+                    if tag == "T" {
+                        aliases.push((id, words.next().unwrap_or("").to_string()));
+                        continue;
+                    }
+                    let fields = words
+                        .filter_map(|w| {
+                            let mut parts = w.splitn(3, '|');
+                            Some(RawField {
+                                json: parts.next()?.to_string(),
+                                flags: parts.next()?.to_string(),
+                                ty: parts.next()?.to_string(),
+                            })
+                        })
+                        .collect();
+                    structs.push((id, fields));
+                }
+                _ => {}
+            }
+        }
+        for (id, ty) in aliases {
+            types.decls[id] = Decl::Alias(types.type_expr(&ty));
+        }
+        let raw: HashMap<DeclId, Vec<RawField>> = structs.into_iter().collect();
+        for &id in raw.keys() {
+            let mut fields = Vec::new();
+            types.splice(id, &raw, &mut fields, 0);
+            types.decls[id] = Decl::Struct(fields);
+        }
+        for (name, special) in SPECIALS {
+            if let Some(&id) = types.names.get(*name) {
+                types.decls[id] = Decl::Special(*special);
+            }
+        }
+        types
+    }
+
+    /// A struct's fields with embedded inline structs expanded in place, as `encoding/json` sees
+    /// them.
+    fn splice(
+        &self,
+        id: DeclId,
+        raw: &HashMap<DeclId, Vec<RawField>>,
+        out: &mut Vec<GoField>,
+        depth: usize,
+    ) {
+        let Some(fields) = raw.get(&id) else { return };
+        for f in fields {
+            if f.flags.contains('i') {
+                if let (Some(&inner), true) = (self.names.get(&f.ty), depth < 8) {
+                    self.splice(inner, raw, out, depth + 1);
+                }
+                continue;
+            }
+            out.push(GoField {
+                json: f.json.clone(),
+                omitempty: f.flags.contains('o'),
+                omitzero: f.flags.contains('z'),
+                ty: self.type_expr(&f.ty),
+            });
+        }
+    }
+
+    fn type_expr(&self, text: &str) -> GoType {
+        if let Some(rest) = text.strip_prefix('*') {
+            return GoType::Pointer(Box::new(self.type_expr(rest)));
+        }
+        if let Some(rest) = text.strip_prefix("[]") {
+            return GoType::Slice(Box::new(self.type_expr(rest)));
+        }
+        if let Some(rest) = text.strip_prefix("map[]") {
+            return GoType::Map(Box::new(self.type_expr(rest)));
+        }
+        match text {
+            "string" => GoType::String,
+            "bool" => GoType::Bool,
+            "float32" | "float64" => GoType::Float,
+            "bytes" => GoType::Bytes,
+            "any" => GoType::Any,
+            "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
+            | "uint32" | "uint64" | "byte" => GoType::Int,
+            name => self
+                .names
+                .get(name)
+                .map_or(GoType::Opaque, |&id| GoType::Named(id)),
+        }
+    }
+
+    pub fn decl(&self, id: DeclId) -> &Decl {
+        &self.decls[id]
+    }
+
+    /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
+    pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<DeclId> {
+        let package = self
+            .packages
+            .get(&(group.to_string(), version.to_string()))?;
+        let id = *self.names.get(&format!("{package}.{kind}"))?;
+        matches!(self.decls[id], Decl::Struct(_)).then_some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field<'a>(types: &'a GoTypes, id: DeclId, json: &str) -> &'a GoField {
+        match types.decl(id) {
+            Decl::Struct(fields) => fields.iter().find(|f| f.json == json).unwrap(),
+            d => panic!("{d:?}"),
+        }
+    }
+
+    #[test]
+    fn kinds_resolve_with_embedded_fields_spliced() {
+        let t = GoTypes::builtin();
+        let deploy = t.kind("apps", "v1", "Deployment").unwrap();
+        assert_eq!(field(t, deploy, "kind").ty, GoType::String);
+        let pod = t.kind("", "v1", "Pod").unwrap();
+        assert!(field(t, pod, "metadata").omitempty);
+        assert!(t.kind("apps", "v1beta1", "Deployment").is_some());
+        assert!(t.kind("apps", "v1", "Nope").is_none());
+        let volume = t.names["core/v1.Volume"];
+        assert!(matches!(
+            field(t, volume, "configMap").ty,
+            GoType::Pointer(_)
+        ));
+    }
+
+    #[test]
+    fn creation_timestamp_is_omitzero_time() {
+        let t = GoTypes::builtin();
+        let meta = t.names["meta/v1.ObjectMeta"];
+        let f = field(t, meta, "creationTimestamp");
+        assert!(f.omitzero && f.omitempty);
+        let GoType::Named(id) = f.ty else { panic!() };
+        assert!(matches!(t.decl(id), Decl::Special(Special::Time)));
+    }
+}
