@@ -36,5 +36,8 @@ fn dockerfile_builds_a_non_root_image_running_kssa() {
         .output()
         .unwrap();
     let user = String::from_utf8_lossy(&user.stdout).trim().to_string();
-    assert!(!user.is_empty() && user != "root" && user != "0", "user {user:?}");
+    assert!(
+        !user.is_empty() && user != "root" && user != "0",
+        "user {user:?}"
+    );
 }
