@@ -723,7 +723,7 @@ mod tests {
         );
         let a = args(&[&manifests], &[live.to_str().unwrap()]);
         let kept = Loaded::load(&a).unwrap();
-        let mut deferred = Loaded::read(&a, true, Some(0)).unwrap();
+        let mut deferred = Loaded::read(&a, true, true, Some(0)).unwrap();
         assert!(deferred.pairs.is_empty() && deferred.deferred.is_some());
         assert_eq!(
             (deferred.count, &deferred.notices),
@@ -768,7 +768,10 @@ mod tests {
         let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
         let a = args(&refs, &[]);
         let kept = Loaded::load(&a).err().unwrap().to_string();
-        let deferred = Loaded::read(&a, true, Some(0)).err().unwrap().to_string();
+        let deferred = Loaded::read(&a, true, true, Some(0))
+            .err()
+            .unwrap()
+            .to_string();
         assert_eq!(deferred, kept);
         assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
     }
