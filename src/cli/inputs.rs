@@ -730,7 +730,12 @@ mod tests {
             (kept.count, &kept.notices)
         );
         let mut again = Vec::new();
-        deferred.each_pair(|p| Ok(again.push(p))).unwrap();
+        deferred
+            .each_pair(|p| {
+                again.push(p);
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(again.len(), kept.pairs.len());
         for (d, k) in again.iter().zip(&kept.pairs) {
             assert_eq!(d.manifest.origin, k.manifest.origin);
