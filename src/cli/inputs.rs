@@ -773,7 +773,10 @@ mod tests {
         let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
         let a = args(&refs, &[]);
         let kept = Loaded::load(&a).err().unwrap().to_string();
-        let deferred = Loaded::read(&a, true, true, Some(0)).err().unwrap().to_string();
+        let deferred = Loaded::read(&a, true, true, Some(0))
+            .err()
+            .unwrap()
+            .to_string();
         assert_eq!(deferred, kept);
         assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
     }
