@@ -31,7 +31,7 @@ pub fn for_each_predicted<R: Send>(
     let bar = (loaded.count > 300 && std::io::stderr().is_terminal())
         .then(|| indicatif::ProgressBar::new(loaded.count as u64));
     let live = std::mem::take(&mut loaded.live);
-    let workers = worker_count();
+    let workers = worker_count().min(loaded.count.max(1));
     let window = workers * WINDOW_PER_WORKER;
     let (job_tx, job_rx) = sync_channel::<(usize, Pair)>(workers * 2);
     let job_rx = Mutex::new(job_rx);
