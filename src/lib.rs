@@ -30,5 +30,6 @@ pub mod replay;
 pub mod schema;
 pub mod stack;
 pub mod typed;
+pub mod validate;
 pub mod value;
 pub mod yaml;
