@@ -9,12 +9,15 @@ mod jq;
 mod rules;
 
 pub use jq::PathExpression;
-pub use rules::{glob_match, rules_of, IgnoreRule, Target};
+pub use rules::{glob_match, rules_of, FluxTarget, IgnoreRule, Target};
 
 use crate::changes::{locate, FieldChange, Step};
 use crate::fieldpath::PathElement;
 use crate::managed::ManagedFieldsEntry;
 use crate::value::Value;
+
+/// A jq path expression's text with the paths it selects in the live and in the merged object.
+type ExpressionPaths = (String, Vec<Vec<Step>>, Vec<Vec<Step>>);
 
 /// A rule file that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,15 +69,16 @@ impl Target {
                     && (n.is_empty() || n == name)
                     && (ns.is_empty() || ns == namespace)
             }
-            Target::Flux {
-                group: g,
-                version: v,
-                kind: k,
-                name: n,
-                namespace: ns,
-                labels,
-                annotations,
-            } => {
+            Target::Flux(flux) => {
+                let FluxTarget {
+                    group: g,
+                    version: v,
+                    kind: k,
+                    name: n,
+                    namespace: ns,
+                    labels,
+                    annotations,
+                } = flux.as_ref();
                 let ok = |r: &Option<regex_bites::Regex>, t: &str| {
                     r.as_ref().is_none_or(|r| r.is_match(t))
                 };
@@ -213,7 +217,7 @@ impl RuleSet {
             .filter(|r| r.target.matches(object))
             .collect();
         // Each rule's expressions, evaluated once per side.
-        let jq_paths: Vec<Vec<(String, Vec<Vec<Step>>, Vec<Vec<Step>>)>> = matching
+        let jq_paths: Vec<Vec<ExpressionPaths>> = matching
             .iter()
             .map(|r| {
                 r.expressions

@@ -20,17 +20,21 @@ pub enum Target {
         name: String,
         namespace: String,
     },
-    /// Flux (a kustomize `Selector`): anchored regular expressions, and label and annotation
-    /// selectors; everything absent matches.
-    Flux {
-        group: Option<Regex>,
-        version: Option<Regex>,
-        kind: Option<Regex>,
-        name: Option<Regex>,
-        namespace: Option<Regex>,
-        labels: Option<LabelSelector>,
-        annotations: Option<LabelSelector>,
-    },
+    /// Flux (a kustomize `Selector`), boxed as it is much larger than an Argo target.
+    Flux(Box<FluxTarget>),
+}
+
+/// A Flux target: anchored regular expressions, and label and annotation selectors; everything
+/// absent matches.
+#[derive(Debug)]
+pub struct FluxTarget {
+    pub group: Option<Regex>,
+    pub version: Option<Regex>,
+    pub kind: Option<Regex>,
+    pub name: Option<Regex>,
+    pub namespace: Option<Regex>,
+    pub labels: Option<LabelSelector>,
+    pub annotations: Option<LabelSelector>,
 }
 
 /// One rule: the objects it is for and the fields of theirs to ignore.
@@ -198,7 +202,7 @@ fn flux_rule(rule: &Value, at: &str) -> Result<IgnoreRule, IgnoreError> {
     )?;
     Ok(IgnoreRule {
         source: at.to_string(),
-        target: Target::Flux {
+        target: Target::Flux(Box::new(FluxTarget {
             group: regex(target, "group", &t_at)?,
             version: regex(target, "version", &t_at)?,
             kind: regex(target, "kind", &t_at)?,
@@ -206,7 +210,7 @@ fn flux_rule(rule: &Value, at: &str) -> Result<IgnoreRule, IgnoreError> {
             namespace: regex(target, "namespace", &t_at)?,
             labels: selector(target, "labelSelector", &t_at)?,
             annotations: selector(target, "annotationSelector", &t_at)?,
-        },
+        })),
         pointers: pointers(strings(rule, "paths", at)?, &format!("{at}.paths"))?,
         expressions: Vec::new(),
         managers: Vec::new(),
