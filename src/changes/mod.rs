@@ -6,7 +6,7 @@ mod locate;
 
 pub use locate::{locate, pointer, Step};
 
-use crate::fieldpath::{Path, PathElement, Set};
+use crate::fieldpath::{Path, Set};
 use crate::managed::{decode_managed_fields, ManagedFieldsEntry};
 use crate::render::value_at;
 use crate::typed::{Typed, ValidationErrors};
@@ -65,30 +65,10 @@ fn topmost(set: &Set) -> Vec<Path> {
         .collect()
 }
 
-/// Whether `set` claims `path`: the field itself, something below it, or an atomic container
-/// above it (a leaf member with no children).
-fn claims(set: &Set, path: &[PathElement]) -> bool {
-    let mut node = set;
-    for (i, pe) in path.iter().enumerate() {
-        let child = node.child(pe);
-        if node.has_member(pe) && (child.is_none() || i + 1 == path.len()) {
-            return true;
-        }
-        match child {
-            Some(c) => node = c,
-            None => return false,
-        }
-    }
-    !node.is_empty()
-}
-
 /// The managers whose entries claim `path`, in entry order, each once.
 pub fn owners_of(entries: &[ManagedFieldsEntry], path: &Path) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for e in entries
-        .iter()
-        .filter(|e| claims(&e.fields, path.elements()))
-    {
+    for e in entries.iter().filter(|e| e.fields.claims(path.elements())) {
         if !out.contains(&e.manager) {
             out.push(e.manager.clone());
         }

@@ -8,7 +8,9 @@ use kssa::defaults::decode_document;
 use kssa::io::{rewrite_documents, write_atomic, Source};
 use kssa::kube::SchemaRegistry;
 use kssa::managed::neat::{applied_fields, drop_defaults};
-use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions, StripOutcome};
+use kssa::managed::strip::{
+    document_objects_mut, strip_document, ManagerSelection, StripOptions, StripOutcome,
+};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::{parse_stream, to_yaml_string};
 use std::path::PathBuf;
@@ -42,33 +44,17 @@ pub struct Args {
     pub neat: bool,
 }
 
-/// The objects of a document: itself, or the items of a `List`.
-fn objects_mut(doc: &mut Value) -> Vec<&mut Value> {
-    let is_list = doc
-        .get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| k.ends_with("List"))
-        && matches!(doc.get("items"), Some(Value::List(_)));
-    if !is_list {
-        return vec![doc];
-    }
-    match doc.as_map_mut().and_then(|m| m.get_mut("items")) {
-        Some(Value::List(items)) => items.iter_mut().collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Strips a document, dropping defaults first noted per object when `neat`.
 fn strip(doc: &mut Value, options: &StripOptions, neat: Option<&SchemaRegistry>) -> StripOutcome {
     let Some(registry) = neat else {
         return strip_document(doc, options);
     };
-    let applied: Vec<_> = objects_mut(doc)
+    let applied: Vec<_> = document_objects_mut(doc)
         .into_iter()
         .map(|o| applied_fields(o))
         .collect();
     let mut outcome = strip_document(doc, options);
-    for (object, applied) in objects_mut(doc).into_iter().zip(applied) {
+    for (object, applied) in document_objects_mut(doc).into_iter().zip(applied) {
         let text = |k: &str| {
             object
                 .get(k)
