@@ -3,6 +3,7 @@
 //! filesystem.
 
 mod diagnose;
+mod documents;
 mod load;
 mod objects;
 pub mod positions;
@@ -11,6 +12,7 @@ mod skip;
 mod write;
 
 pub use diagnose::{managed_fields_error, validation_error, validation_node};
+pub use documents::read_documents;
 pub use load::{expand_paths, read_source, Source, SourceText};
 pub use objects::{
     check_manifest, documents_of, each_object, objects_of, Object, ObjectDocument, ObjectKey,

@@ -16,7 +16,10 @@ impl Time {
     pub fn parse(text: &str) -> Result<Time, TimeError> {
         let err = || TimeError(text.to_string());
         let b = text.as_bytes();
-        if b.len() < 20
+        // Every valid time is ASCII; checking first keeps the byte slicing below on character
+        // boundaries (found by fuzzing: a multi-byte character at byte 4 panicked).
+        if !text.is_ascii()
+            || b.len() < 20
             || b[4] != b'-'
             || b[7] != b'-'
             || !matches!(b[10], b'T' | b't')
@@ -115,6 +118,17 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multi_byte_characters_are_an_error() {
+        for text in [
+            "2024ƟƟ05-01T10:00:00Z",
+            "2024-05-01T10:00:0ƟZ",
+            "2024-05-01T10:00:00+0Ɵ00",
+        ] {
+            assert!(Time::parse(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn round_trips_to_utc_seconds() {

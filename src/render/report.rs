@@ -1,6 +1,9 @@
 //! The change set of a diff: per-object outcome, the closing summary line, a JSON document for
 //! machines and GitHub workflow annotations.
 
+use super::changes::{field_changes_value, ignored_changes_value};
+use crate::changes::FieldChange;
+use crate::ignore::IgnoredChange;
 use crate::value::{to_json_string_pretty, Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,6 +13,8 @@ pub enum ChangeKind {
     Unchanged,
     /// The apply would fail on conflicts; the object would not change.
     Conflicts,
+    /// A live object `--prune` would delete.
+    Deleted,
 }
 
 impl ChangeKind {
@@ -19,6 +24,7 @@ impl ChangeKind {
             ChangeKind::Changed => "changed",
             ChangeKind::Unchanged => "unchanged",
             ChangeKind::Conflicts => "conflicts",
+            ChangeKind::Deleted => "deleted",
         }
     }
 }
@@ -41,6 +47,10 @@ pub struct ObjectChange {
     pub diff: String,
     /// Conflicting fields, with the managers that own them.
     pub conflicts: Vec<FieldConflict>,
+    /// The changed fields (masked as shown), without those ignore rules left out.
+    pub fields: Vec<FieldChange>,
+    /// The changes ignore rules left out.
+    pub ignored: Vec<IgnoredChange>,
 }
 
 /// One conflicting field: its path, its owners, and where the manifest sets it.
@@ -59,6 +69,7 @@ pub struct Summary {
     pub changed: usize,
     pub unchanged: usize,
     pub conflicts: usize,
+    pub deleted: usize,
 }
 
 impl Summary {
@@ -77,19 +88,26 @@ impl Summary {
             ChangeKind::Changed => self.changed += 1,
             ChangeKind::Unchanged => self.unchanged += 1,
             ChangeKind::Conflicts => self.conflicts += 1,
+            ChangeKind::Deleted => self.deleted += 1,
         }
     }
 
     /// Anything `kubectl diff` would exit 1 for.
     pub fn has_differences(&self) -> bool {
-        self.created + self.changed + self.conflicts > 0
+        self.created + self.changed + self.conflicts + self.deleted > 0
     }
 }
 
-/// `N created, N changed, N unchanged, N with conflicts`.
+/// `N created, N changed, N unchanged, N with conflicts`, then `, N deleted` when a prune
+/// deletes anything.
 pub fn summary_line(s: &Summary) -> String {
+    let deleted = if s.deleted > 0 {
+        format!(", {} deleted", s.deleted)
+    } else {
+        String::new()
+    };
     format!(
-        "{} created, {} changed, {} unchanged, {} with conflicts\n",
+        "{} created, {} changed, {} unchanged, {} with conflicts{deleted}\n",
         s.created, s.changed, s.unchanged, s.conflicts
     )
 }
@@ -127,6 +145,8 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                 })
                 .collect();
             m.insert("conflicts".into(), Value::List(conflicts));
+            m.insert("changes".into(), field_changes_value(&c.fields));
+            m.insert("ignored".into(), ignored_changes_value(&c.ignored));
             Value::Map(m)
         })
         .collect();
@@ -137,6 +157,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
         ("changed", sum.changed),
         ("unchanged", sum.unchanged),
         ("conflicts", sum.conflicts),
+        ("deleted", sum.deleted),
     ] {
         sm.insert(k.into(), Value::Int(n as i64));
     }
@@ -188,6 +209,7 @@ pub fn render_github(changes: &[ObjectChange]) -> String {
                 format!("{} will be created\n{}", c.name, c.diff),
             ),
             ChangeKind::Changed => ("kssa diff", format!("{} will change\n{}", c.name, c.diff)),
+            ChangeKind::Deleted => ("kssa diff", format!("{} will be deleted (pruned)", c.name)),
             ChangeKind::Conflicts => {
                 for fc in &c.conflicts {
                     let message = format!(
@@ -237,6 +259,8 @@ mod tests {
                 line: 7,
                 column: 3,
             }],
+            fields: Vec::new(),
+            ignored: Vec::new(),
         }
     }
 
