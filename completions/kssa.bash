@@ -256,11 +256,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -322,11 +322,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --selector)

@@ -82,7 +82,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
-github\t'GitHub Actions workflow annotations'"
+github\t'GitHub Actions workflow annotations'
+sarif\t'A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column'"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s l -l selector -d 'With --prune: objects matching this label selector (`app=web,tier!=db`) are in scope' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l applyset -d 'With --prune: the ApplySet parent, `[RESOURCE][.GROUP]/NAME` (a Secret by default) in the -n namespace; its members are in scope and applied objects join it' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune-allowlist -d 'With -l: the kinds in scope, as `group/version/kind` (`core/v1/ConfigMap`); repeatable. Default: kubectl\'s list' -r
@@ -119,7 +120,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+sarif\t'A SARIF 2.1.0 log for code scanning: each conflicting field at its file:line:column'"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -132,7 +134,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d '
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l show-secrets -d 'Show Secret `data`/`stringData` values instead of `***`'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
-complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F

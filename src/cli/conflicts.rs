@@ -19,6 +19,8 @@ use std::io::Write as _;
 pub enum Format {
     Text,
     Json,
+    /// A SARIF 2.1.0 log for code scanning: each conflicting field at its file:line:column.
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -50,6 +52,12 @@ fn force_command(file: &str, args: &ApplyArgs) -> String {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let sarif = args.output == Format::Sarif;
+    let result = run_output(args, color);
+    super::inputs::sarif_on_input_errors(sarif, result)
+}
+
+fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     let loaded = Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
@@ -126,6 +134,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let text = match args.output {
         Format::Json => render_conflicts_json(&reports),
+        Format::Sarif => {
+            kssa::render::render_sarif(&kssa::render::conflict_report_findings(&reports))
+        }
         Format::Text if reports.is_empty() => format!(
             "No conflicts: {} object(s) apply cleanly as {:?}.\n",
             results.len(),

@@ -13,8 +13,9 @@ use kssa::changes::{entries_of, field_changes, FieldChange};
 use kssa::ignore::{IgnoredChange, RuleSet};
 use kssa::io::Anchor;
 use kssa::render::{
-    ignored_lines, mask_secrets, object_file_name, render_changes_json, render_github,
-    summary_line, unified_diff, ChangeKind, FieldConflict, ObjectChange, Style, Summary,
+    conflict_findings, ignored_lines, mask_secrets, object_file_name, render_changes_json,
+    render_github, render_sarif, summary_line, unified_diff, ChangeKind, FieldConflict,
+    ObjectChange, Style, Summary,
 };
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -29,6 +30,8 @@ pub enum DiffOutput {
     Json,
     /// GitHub Actions workflow annotations.
     Github,
+    /// A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column.
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -323,6 +326,12 @@ fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Stat
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let sarif = args.output == DiffOutput::Sarif;
+    let result = run_output(args, color);
+    super::inputs::sarif_on_input_errors(sarif, result)
+}
+
+fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     if args.compare_modes {
         return super::client_side::run_compare(&args);
     }
@@ -407,6 +416,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         DiffOutput::Github => {
             stdout.write_all(render_github(&changes).as_bytes())?;
             stdout.write_all(summary_line(&summary).as_bytes())?;
+        }
+        DiffOutput::Sarif => {
+            stdout.write_all(render_sarif(&conflict_findings(&changes)).as_bytes())?;
         }
     }
     stdout.flush()?;

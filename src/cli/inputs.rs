@@ -265,10 +265,56 @@ fn object_options(args: &InputArgs) -> ReadOptions {
 /// merging, so memory stays bounded by the largest object rather than by the input.
 const KEEP_LIMIT: usize = 8 << 20;
 
-/// Every input error at once, as one error whose lines each start with `error: `.
+/// Every input error of a run, kept whole so that renderers can place each one (SARIF); shown
+/// as one error whose lines each start with `error: `.
+#[derive(Debug)]
+pub struct InputErrors(pub Vec<InputError>);
+
+impl std::fmt::Display for InputErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&lines.join("\nerror: "))
+    }
+}
+
+impl std::error::Error for InputErrors {}
+
+impl InputErrors {
+    /// Each error as a finding at its file, line and column.
+    pub fn findings(&self) -> Vec<kssa::render::Finding> {
+        self.0
+            .iter()
+            .map(|e| {
+                let (file, at) = e.location().unwrap_or_default();
+                kssa::render::Finding {
+                    rule: kssa::render::Rule::InvalidInput,
+                    file,
+                    line: at.map_or(0, |p| p.line),
+                    column: at.map_or(0, |p| p.column),
+                    message: e.message(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// With `-o sarif`, bad input is also a SARIF log on stdout (the error still goes to stderr
+/// and exits 2), so code scanning shows each problem at its line.
+pub fn sarif_on_input_errors(
+    sarif: bool,
+    result: anyhow::Result<super::Status>,
+) -> anyhow::Result<super::Status> {
+    if let (true, Err(e)) = (sarif, &result) {
+        if let Some(errors) = e.downcast_ref::<InputErrors>() {
+            print!("{}", kssa::render::render_sarif(&errors.findings()));
+        }
+    }
+    result
+}
+
+/// Every input error at once (see [`InputErrors`]).
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    anyhow::anyhow!("{}", lines.join("\nerror: "))
+    anyhow::Error::new(InputErrors(errors))
 }
 
 /// Reads the sources of `paths` in order, each as its text or the error that replaces it;

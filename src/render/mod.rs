@@ -5,6 +5,7 @@
 mod changes;
 mod conflicts;
 mod diff;
+mod findings;
 mod mask;
 mod modes;
 mod output;
@@ -53,3 +54,4 @@ impl Style {
         self.paint("1", text)
     }
 }
+pub use findings::{conflict_findings, conflict_report_findings, render_sarif, Finding, Rule};

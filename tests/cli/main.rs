@@ -10,4 +10,5 @@ mod precommit;
 mod real_snapshots;
 mod replay;
 mod robustness;
+mod sarif;
 mod vectors;
