@@ -4,6 +4,10 @@
 //! Every check reports [`FieldError`]s, apimachinery's `field.Error`; how they are printed
 //! (per Kubernetes version, in kubectl's form) is [`field`]'s job.
 
+pub mod decode;
 pub mod field;
+pub mod gojson;
+pub mod gotime;
+pub mod quantity;
 
 pub use field::{BadValue, ErrorType, FieldError};
