@@ -118,7 +118,8 @@ impl<'a> Write<'a> {
             Cow::Owned(self.defaulted(object))
         };
         precondition::check(self, &object)?;
-        let mut errors = builtin::check(self, &object);
+        let mut errors = precondition::immutable_metadata(self, &object);
+        errors.extend(builtin::check(self, &object));
         errors.extend(crd::check(self, &object));
         if errors.is_empty() {
             return Ok(());

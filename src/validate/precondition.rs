@@ -83,6 +83,26 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
     }
 }
 
+/// `ValidateObjectMetaAccessorUpdate`'s immutable uid (rest.BeforeUpdate, before the kind's
+/// own update validation): an apply or patch that names another object's uid. A PUT's uid
+/// is refused earlier, as a storage precondition ([`check`]).
+pub fn immutable_metadata(w: &Write, object: &Value) -> Vec<FieldError> {
+    let uid = |v: &Value| {
+        v.get_path(&["metadata", "uid"])
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    match (w.live.and_then(uid), uid(object)) {
+        (Some(old), Some(new)) if old != new => vec![FieldError::invalid(
+            "metadata.uid",
+            FieldError::string_value(&new),
+            "field is immutable",
+        )],
+        _ => Vec::new(),
+    }
+}
+
 /// `ValidatePatchOptions` / `ValidateUpdateOptions` of the field manager.
 fn field_manager_errors(manager: &str, apply: bool, version: KubeVersion) -> Vec<FieldError> {
     let mut errors = Vec::new();
