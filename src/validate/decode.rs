@@ -13,8 +13,8 @@
 //! - An update's body is decoded by the JSON serializer (endpoints/handlers/update.go,
 //!   `transformDecodeError`): 400 `<Kind> in version "<v>" cannot be handled as a <Kind>:
 //!   <error>`. Fields the type does not declare are, per `fieldValidation`, refused
-//!   (`strict decoding error: unknown field "spec.foo"`, 400), sent back as warnings
-//!   (`Warning: unknown field "spec.foo"`), or dropped.
+//!   (the same 400 with `strict decoding error: unknown field "spec.foo"` as the error), sent
+//!   back as warnings (`Warning: unknown field "spec.foo"`), or dropped.
 //!
 //! Only built-in kinds are decoded into Go types; custom resources stay unstructured.
 
@@ -57,9 +57,14 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
                 .map(|path| format!("unknown field {}", super::goprint::go_quote(path)))
                 .collect();
             match w.field_validation {
+                // Strict errors go through transformDecodeError like any other (create.go,
+                // update.go): only `warn` treats them apart.
                 FieldValidation::Strict if !unknown.is_empty() => Err(StatusError::plain(
                     Reason::BadRequest,
-                    format!("strict decoding error: {}", unknown.join(", ")),
+                    cannot_be_handled(
+                        gvk,
+                        &format!("strict decoding error: {}", unknown.join(", ")),
+                    ),
                 )),
                 FieldValidation::Warn => {
                     warnings.extend(unknown.iter().map(|u| format!("Warning: {u}")));
