@@ -20,7 +20,7 @@
 
 pub mod walk;
 
-use super::{FieldValidation, Reason, StatusError, Write};
+use super::{ErrorType, FieldValidation, Reason, StatusCause, StatusDetails, StatusError, Write};
 use crate::kube::GroupVersionKind;
 use crate::managed::Operation;
 use crate::value::Value;
@@ -31,7 +31,7 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
     let gvk = &w.kind.gvk;
     match w.operation {
         Operation::Apply => match apply_error(gvk, w.body) {
-            Some(message) => Err(StatusError::plain(Reason::Unknown, message)),
+            Some((message, failure)) => Err(at_field(Reason::Unknown, message, w, &failure)),
             None => Ok(()),
         },
         Operation::Update => {
@@ -46,10 +46,8 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
                 return Ok(());
             };
             if let Some(failure) = outcome.failure {
-                return Err(StatusError::plain(
-                    Reason::BadRequest,
-                    cannot_be_handled(gvk, &failure.message),
-                ));
+                let message = cannot_be_handled(gvk, &failure.message);
+                return Err(at_field(Reason::BadRequest, message, w, &failure));
             }
             let unknown: Vec<String> = outcome
                 .unknown
@@ -76,9 +74,35 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
     }
 }
 
+/// A refusal with the server's `message`, carrying the refused field as its one cause so that
+/// finding renderers can point at it (the server's Status has no details for these).
+fn at_field(reason: Reason, message: String, w: &Write, failure: &walk::Failure) -> StatusError {
+    let gvk = &w.kind.gvk;
+    let name = w
+        .body
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    StatusError {
+        reason,
+        message,
+        details: Some(Box::new(StatusDetails {
+            group: gvk.group.clone(),
+            kind: gvk.kind.clone(),
+            name: name.to_string(),
+            causes: vec![StatusCause {
+                error_type: ErrorType::Invalid,
+                field: failure.path.clone(),
+                message: failure.message.clone(),
+            }],
+        })),
+    }
+}
+
 /// The apply's conversion error for the configuration `body` of kind `gvk`, as the field
-/// manager words it (`objectGVKNN` names the applied object's namespace and name).
-pub fn apply_error(gvk: &GroupVersionKind, body: &Value) -> Option<String> {
+/// manager words it (`objectGVKNN` names the applied object's namespace and name), and the
+/// refused value.
+pub fn apply_error(gvk: &GroupVersionKind, body: &Value) -> Option<(String, walk::Failure)> {
     let outcome = walk::decode(
         &gvk.group,
         &gvk.version,
@@ -92,12 +116,13 @@ pub fn apply_error(gvk: &GroupVersionKind, body: &Value) -> Option<String> {
             .and_then(Value::as_str)
             .unwrap_or("")
     };
-    Some(format!(
+    let message = format!(
         "failed to convert new object ({}/{}; {gvk}) to proper version: unable to convert unstructured object to {gvk}: {}",
         meta("namespace"),
         meta("name"),
         failure.message
-    ))
+    );
+    Some((message, failure))
 }
 
 /// `transformDecodeError` when the body names its kind.
@@ -121,7 +146,7 @@ mod tests {
             from_json_str(r#"{"metadata":{"name":"s","namespace":"ns"},"data":{"k":"no base64"}}"#)
                 .unwrap();
         assert_eq!(
-            apply_error(&gvk, &body).unwrap(),
+            apply_error(&gvk, &body).unwrap().0,
             "failed to convert new object (ns/s; /v1, Kind=Secret) to proper version: unable to convert unstructured object to /v1, Kind=Secret: error decoding from json: illegal base64 data at input byte 2"
         );
     }

@@ -72,9 +72,11 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
         name: meta("name"),
         custom: crate::defaults::classify(w.kind) == KindClass::Custom,
     };
-    let write = match w.operation {
-        Operation::Apply => WriteKind::Apply,
-        Operation::Update => WriteKind::Put,
+    let write = match (w.operation, w.live) {
+        (Operation::Apply, _) => WriteKind::Apply,
+        (Operation::Update, Some(_)) => WriteKind::Put,
+        // Only a POST creates without apply.
+        (Operation::Update, None) => WriteKind::Create,
     };
     match preconditions(write, &resource, w.body, w.live) {
         None => Ok(()),
@@ -298,7 +300,14 @@ pub enum WriteKind {
     Put,
     /// A JSON, merge or strategic merge patch.
     Patch,
+    /// A POST.
+    Create,
 }
+
+/// `storage.ErrResourceVersionSetOnCreate`, which the store's `Create` returns as it is (a
+/// 500 without a reason).
+pub const RESOURCE_VERSION_SET_ON_CREATE: &str =
+    "resourceVersion should not be set on objects to be created";
 
 /// The resourceVersion and uid preconditions of `body` (what the client sent: the applied
 /// configuration, the PUT body, or the patched object) against `live` (`None`: the write
@@ -317,12 +326,18 @@ pub fn preconditions(
     };
     let body_uid = meta(body, "uid");
     let Some(live) = live else {
-        // Only apply creates through this path; its uid names an object that is not there.
-        return match (write, body_uid) {
-            (WriteKind::Apply, Some(uid)) => Some(Refusal::Conflict(resource.conflict(&format!(
+        return match write {
+            // An apply's uid names an object that is not there.
+            WriteKind::Apply => body_uid.map(|uid| Refusal::Conflict(resource.conflict(&format!(
                 "uid mismatch: the provided object specified uid {uid}, and no existing object was found"
             )))),
-            _ => None,
+            // A POST's uid is replaced; a resourceVersion that parses to a version is refused
+            // by storage (etcd3 store `Create`), one that does not is ignored.
+            WriteKind::Create => meta(body, "resourceVersion")
+                .and_then(|rv| parse_uint(&rv).ok())
+                .filter(|&rv| rv != 0)
+                .map(|_| Refusal::Internal(RESOURCE_VERSION_SET_ON_CREATE.into())),
+            WriteKind::Put | WriteKind::Patch => None,
         };
     };
     let live_uid = meta(live, "uid");
@@ -460,9 +475,18 @@ mod tests {
         assert!(m.ends_with(
             "uid mismatch: the provided object specified uid b, and no existing object was found"
         ));
-        // A resourceVersion on a create by apply is ignored.
+        // A resourceVersion on a create by apply is ignored; a POST refuses it.
         let rv = v(r#"{"metadata":{"resourceVersion":"1"}}"#);
         assert_eq!(preconditions(WriteKind::Apply, &deploy(), &rv, None), None);
+        assert_eq!(
+            preconditions(WriteKind::Create, &deploy(), &rv, None),
+            Some(Refusal::Internal(RESOURCE_VERSION_SET_ON_CREATE.into()))
+        );
+        let odd = v(r#"{"metadata":{"resourceVersion":"-1"}}"#);
+        assert_eq!(
+            preconditions(WriteKind::Create, &deploy(), &odd, None),
+            None
+        );
     }
 
     #[test]
