@@ -4,6 +4,7 @@
 //! Every check reports [`FieldError`]s, apimachinery's `field.Error`; how they are printed
 //! (per Kubernetes version, in kubectl's form) is [`field`]'s job.
 
+pub mod crd;
 pub mod field;
 
 pub use field::{BadValue, ErrorType, FieldError};
