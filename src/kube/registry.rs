@@ -6,6 +6,7 @@ use super::version::KubeVersion;
 use crate::schema::builtin::{builtin_for, BuiltinSchemas};
 use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
+use crate::validate::crd::SchemaNode;
 use crate::value::Value;
 use std::sync::{Arc, OnceLock};
 
@@ -164,6 +165,22 @@ impl SchemaRegistry {
         let kinds = loaded.kinds.clone();
         self.added.push(loaded);
         Ok(kinds)
+    }
+
+    /// The validation schema of a custom resource from the latest added CRD serving `kind` at
+    /// `api_version`; `None` for other kinds and CRD versions without a schema.
+    pub fn custom_resource_schema(&self, api_version: &str, kind: &str) -> Option<Arc<SchemaNode>> {
+        let gvk = GroupVersionKind::new(api_version, kind);
+        let loaded = self
+            .added
+            .iter()
+            .rev()
+            .find(|l| l.kind(&gvk.group, &gvk.version, &gvk.kind).is_some())?;
+        loaded
+            .validation
+            .iter()
+            .find(|(version, _)| *version == gvk.version)
+            .map(|(_, schema)| schema.clone())
     }
 
     /// The schema for `kind` at `api_version`; the deduced schema when nothing describes it.

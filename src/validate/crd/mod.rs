@@ -77,3 +77,6 @@ fn blocks_rules(e: &FieldError) -> bool {
             | ErrorType::TypeInvalid
     )
 }
+
+#[cfg(test)]
+mod corpus_tests;

@@ -151,17 +151,18 @@ impl Validator {
             && contains("integer");
         let int_is_float = actual == "integer" && contains("number");
         let textual = matches!(value, Value::String(_) | Value::List(_));
-        if !textual
-            && !format.is_empty()
-            && !(contains(actual) || value_format(value) == format || float_is_int || int_is_float)
-        {
+        let type_matches = contains(actual) || float_is_int || int_is_float;
+        // A number whose format is neither the schema's type nor its format.
+        if !format.is_empty() && !textual && !(type_matches || value_format(value) == format) {
             self.type_invalid(path, format, value_format(value));
             return;
         }
-        if !(contains("number") || contains("integer")) && !format.is_empty() && textual {
+        // A string or list under a string format: the format validator decides.
+        let numeric = contains("number") || contains("integer");
+        if !format.is_empty() && textual && !numeric {
             return;
         }
-        if !(contains(actual) || float_is_int || int_is_float) {
+        if !type_matches {
             self.type_invalid(path, &types.join(","), actual);
         }
     }
