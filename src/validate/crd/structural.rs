@@ -153,7 +153,8 @@ impl Validator {
         let textual = matches!(value, Value::String(_) | Value::List(_));
         let type_matches = contains(actual) || float_is_int || int_is_float;
         // A number whose format is neither the schema's type nor its format.
-        if !format.is_empty() && !textual && !(type_matches || value_format(value) == format) {
+        let format_matches = format.is_empty() || value_format(value) == format;
+        if !textual && !type_matches && !format_matches {
             self.type_invalid(path, format, value_format(value));
             return;
         }
