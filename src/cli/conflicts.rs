@@ -4,7 +4,7 @@
 use super::apply::{predict, Outcome};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
-use super::Status;
+use super::{refused, Status};
 use kssa::kube::VersionConverter;
 use kssa::merge::Converter;
 use kssa::render::{
@@ -55,7 +55,14 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let results = predict(&loaded, &args.apply)?;
     let mut reports = Vec::new();
+    let mut invalid = 0;
     for r in &results {
+        if let Outcome::Invalid { error } = &r.outcome {
+            // Refused before any conflict could arise: reported as `apply` reports it.
+            invalid += 1;
+            eprint!("{}", refused::error_line(&r.pair.manifest.origin, error));
+            continue;
+        }
         let Outcome::Conflicts { conflicts, message } = &r.outcome else {
             continue;
         };
@@ -118,15 +125,19 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let text = match args.output {
         Format::Json => render_conflicts_json(&reports),
-        Format::Text if reports.is_empty() => format!(
+        Format::Text if reports.is_empty() && invalid == 0 => format!(
             "No conflicts: {} object(s) apply cleanly as {:?}.\n",
             results.len(),
             args.apply.field_manager
+        ),
+        Format::Text if reports.is_empty() => format!(
+            "No conflicts; {invalid} of {} object(s) are invalid.\n",
+            results.len()
         ),
         Format::Text => render_conflicts_text(&reports, Style { color }),
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(args.exit.status(!reports.is_empty()))
+    Ok(args.exit.status(!reports.is_empty() || invalid > 0))
 }

@@ -15,6 +15,7 @@ mod man;
 mod managers;
 mod migrate_csa;
 mod pipeline;
+mod refused;
 mod replay;
 mod strip_managed;
 mod update;

@@ -24,6 +24,8 @@ pub struct ResolvedKind {
     pub kube_version: KubeVersion,
     /// The other versions the object is served at (see [`super::convert`]).
     pub versions: KindVersions,
+    /// For a custom resource: its CRD version's schema as validation reads it.
+    pub crd_validation: Option<Arc<SchemaNode>>,
 }
 
 /// Which versions an object of a kind is served at, and how values convert between them.
@@ -57,6 +59,7 @@ impl ResolvedKind {
             deduced: true,
             versions: KindVersions::Single,
             kube_version: KubeVersion::default(),
+            crd_validation: None,
         }
     }
 
@@ -167,22 +170,6 @@ impl SchemaRegistry {
         Ok(kinds)
     }
 
-    /// The validation schema of a custom resource from the latest added CRD serving `kind` at
-    /// `api_version`; `None` for other kinds and CRD versions without a schema.
-    pub fn custom_resource_schema(&self, api_version: &str, kind: &str) -> Option<Arc<SchemaNode>> {
-        let gvk = GroupVersionKind::new(api_version, kind);
-        let loaded = self
-            .added
-            .iter()
-            .rev()
-            .find(|l| l.kind(&gvk.group, &gvk.version, &gvk.kind).is_some())?;
-        loaded
-            .validation
-            .iter()
-            .find(|(version, _)| *version == gvk.version)
-            .map(|(_, schema)| schema.clone())
-    }
-
     /// The schema for `kind` at `api_version`; the deduced schema when nothing describes it.
     pub fn resolve(&self, api_version: &str, kind: &str) -> Result<ResolvedKind, SchemaError> {
         let mut resolved = self.resolve_any(api_version, kind)?;
@@ -234,6 +221,11 @@ impl SchemaRegistry {
                     },
                     None => KindVersions::Single,
                 };
+                let crd_validation = loaded
+                    .validation
+                    .iter()
+                    .find(|(version, _)| *version == gvk.version)
+                    .map(|(_, schema)| schema.clone());
                 return Ok(ResolvedKind {
                     gvk,
                     schema: loaded.schema.clone(),
@@ -242,6 +234,7 @@ impl SchemaRegistry {
                     deduced: false,
                     kube_version: self.version,
                     versions,
+                    crd_validation,
                 });
             }
             if loaded.kinds.is_empty() {
@@ -258,6 +251,7 @@ impl SchemaRegistry {
                             deduced: false,
                             kube_version: self.version,
                             versions: KindVersions::Single,
+                            crd_validation: None,
                         });
                     }
                 }
@@ -276,6 +270,7 @@ impl SchemaRegistry {
                     deduced: false,
                     kube_version: self.version,
                     versions: KindVersions::Builtin,
+                    crd_validation: None,
                 });
             }
         }

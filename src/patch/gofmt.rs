@@ -55,7 +55,7 @@ fn write(out: &mut String, v: &Value) {
 
 /// `%v` of a float64: shortest digits, exponent form when the exponent is < -4 or >= 6
 /// (strconv's `'g'` with shortest precision).
-pub(crate) fn go_float(f: f64) -> String {
+fn go_float(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }
@@ -73,89 +73,10 @@ pub(crate) fn go_float(f: f64) -> String {
     }
 }
 
-/// `fmt.Sprintf("%#v", v)` for a decoded JSON value held in an `interface{}`:
-/// `map[string]interface {}{"a":1, "b":[]interface {}{"x"}}`, `interface {}(nil)` for null.
-pub(crate) fn go_syntax(v: &Value) -> String {
-    let mut out = String::new();
-    write_syntax(&mut out, v);
-    out
-}
-
-fn write_syntax(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("interface {}(nil)"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => out.push_str(&i.to_string()),
-        Value::Float(f) => out.push_str(&go_float(*f)),
-        Value::String(s) => out.push_str(&go_quote(s)),
-        Value::List(items) => {
-            out.push_str("[]interface {}{");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_syntax(out, item);
-            }
-            out.push('}');
-        }
-        Value::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push_str("map[string]interface {}{");
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&go_quote(k));
-                out.push(':');
-                write_syntax(out, &m[k]);
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// Go's `strconv.Quote`: double quotes, backslash escapes for quotes, backslashes and
-/// control characters; printable Unicode stays as is.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::value::from_json_str;
-
-    #[test]
-    fn go_syntax_of_unstructured_values() {
-        let v = from_json_str(r#"{"name":"a\"b","n":[1,2.5,null,true]}"#).unwrap();
-        assert_eq!(
-            go_syntax(&v),
-            r#"map[string]interface {}{"n":[]interface {}{1, 2.5, interface {}(nil), true}, "name":"a\"b"}"#
-        );
-        assert_eq!(go_quote("a\nb\u{1}"), r#""a\nb\x01""#);
-    }
 
     #[test]
     fn maps_print_sorted_like_go() {

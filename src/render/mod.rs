@@ -17,7 +17,7 @@ pub use mask::{is_secret_path, mask_secrets, masked};
 pub use modes::{render_modes_json, render_modes_text, ModeComparison, ModeConflict};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
-    render_changes_json, render_github, summary_line, ChangeKind, ObjectChange, Summary,
+    render_changes_json, render_github, summary_line, ChangeKind, Finding, ObjectChange, Summary,
 };
 
 /// ANSI styling, or none.

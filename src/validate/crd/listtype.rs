@@ -3,7 +3,6 @@
 
 use super::schema::SchemaNode;
 use super::structural::pruned_null;
-use super::wording::bad_value;
 use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::value::{Map, Value};
 
@@ -46,7 +45,7 @@ fn walk(node: &SchemaNode, v: &Value, path: &str, errors: &mut Vec<FieldError>) 
             match node.list_type.as_deref() {
                 Some("set") => {
                     for i in duplicate_indices(items) {
-                        errors.push(duplicate(path, i, bad_value(&items[i])));
+                        errors.push(duplicate(path, i, BadValue::Value(items[i].clone())));
                     }
                 }
                 Some("map") => map_list(node, items, path, errors),
@@ -104,7 +103,7 @@ fn map_list(node: &SchemaNode, items: &[Value], path: &str, errors: &mut Vec<Fie
         errors.push(FieldError::new(
             ErrorType::Invalid,
             format!("{path}[{i}]"),
-            bad_value(&items[i]),
+            BadValue::Value(items[i].clone()),
             "must be an object for an array of list-type map",
         ));
         return;
@@ -125,7 +124,7 @@ fn map_list(node: &SchemaNode, items: &[Value], path: &str, errors: &mut Vec<Fie
         })
         .collect();
     for i in duplicate_indices(&keys) {
-        errors.push(duplicate(path, i, bad_value(&keys[i])));
+        errors.push(duplicate(path, i, BadValue::Value(keys[i].clone())));
     }
 }
 
@@ -160,11 +159,10 @@ properties:
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["spec.tags[2]", "spec.ports[1]"]);
         assert_eq!(errs[0].bad_value, BadValue::Value(Value::from("a")));
-        match &errs[1].bad_value {
-            BadValue::GoValue { go_syntax, .. } => {
-                assert_eq!(go_syntax, r#"map[string]interface {}{"name":"http"}"#)
-            }
-            other => panic!("{other:?}"),
-        }
+        let v33 = crate::kube::KubeVersion::new(33).unwrap();
+        assert_eq!(
+            errs[1].message(v33),
+            r#"spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}"#
+        );
     }
 }

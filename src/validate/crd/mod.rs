@@ -1,6 +1,12 @@
-//! Validation of custom resources as the API server's apiextensions does it on create and update
-//! (`pkg/registry/customresource/strategy.go`, `Validate`/`ValidateUpdate`): the OpenAPI schema,
-//! the `x-kubernetes-list-type` invariants, then the `x-kubernetes-validations` CEL rules.
+//! Validation of custom resources, as the apiextensions-apiserver's strategy runs it on create
+//! and update (`pkg/registry/customresource/strategy.go`, `Validate`/`ValidateUpdate`): the
+//! CRD's structural schema (type, format, enum, pattern, bounds, lengths, item and property
+//! counts, required, nullable, int-or-string; `pkg/apiserver/validation`), the
+//! `x-kubernetes-list-type` invariants (`pkg/apiserver/schema/listtype`), then the
+//! `x-kubernetes-validations` CEL rules with `message`/`messageExpression` and transition rules
+//! evaluated against `oldSelf` from [`Write::live`](super::Write::live)
+//! (`pkg/apiserver/schema/cel`). Object metadata of custom resources is checked by
+//! [`super::builtin`] like every kind's.
 
 mod cel;
 mod cel_values;
@@ -13,9 +19,44 @@ mod wording;
 pub use self::cel::SkippedRule;
 pub use schema::SchemaNode;
 
+use super::Write;
 use crate::kube::KubeVersion;
-use crate::validate::field::{ErrorType, FieldError};
+use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::value::Value;
+
+/// The field errors of a custom resource (the object the write would store); nothing for other
+/// kinds and CRD versions without a schema. `earlier`: the errors found before (metadata).
+/// Pushes to `warnings` the server's warnings for rules failing on unchanged parts of an update
+/// (`Warning: …`, as kubectl prints them) and a notice per rule kssa could not evaluate.
+pub fn check(
+    w: &Write,
+    object: &Value,
+    earlier: &[FieldError],
+    warnings: &mut Vec<String>,
+) -> Vec<FieldError> {
+    let Some(schema) = w.kind.crd_validation.as_deref() else {
+        return Vec::new();
+    };
+    let verdict = validate_custom_resource(schema, object, w.live, earlier, w.version());
+    let version = w.version();
+    warnings.extend(
+        verdict
+            .warnings
+            .iter()
+            .map(|e| format!("Warning: {}", e.message(version))),
+    );
+    let name = object
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    warnings.extend(verdict.skipped.iter().map(|s| {
+        format!(
+            "notice: {} {name:?}: x-kubernetes-validations rule at {} not checked ({}): {}",
+            w.kind.gvk.kind, s.field, s.reason, s.rule
+        )
+    }));
+    verdict.errors
+}
 
 /// What the API server would say about one custom resource.
 #[derive(Debug, Default)]
@@ -50,7 +91,7 @@ pub fn validate_custom_resource(
             errors.push(FieldError::new(
                 ErrorType::Invalid,
                 "<nil>",
-                wording::bad_value(&Value::Null),
+                BadValue::Value(Value::Null),
                 "some validation rules were not checked because the object was invalid; \
                  correct the existing errors to complete validation",
             ));

@@ -6,10 +6,10 @@
 
 use super::formats;
 use super::schema::SchemaNode;
-use super::wording::{bad_value, too_long, too_many};
+use super::wording::too_long;
 use crate::kube::KubeVersion;
-use crate::patch::gofmt::{go_float, go_quote};
 use crate::validate::field::{BadValue, ErrorType, FieldError};
+use crate::validate::goprint::{go_float, go_quote};
 use crate::value::Value;
 
 /// Where kube-openapi says the value is (`in`).
@@ -172,12 +172,8 @@ impl Validator {
     fn string(&mut self, node: &SchemaNode, s: &str, path: &str) {
         let length = s.chars().count() as i64;
         if let Some(max) = node.max_length.filter(|max| length > *max) {
-            self.errors.push(FieldError::new(
-                ErrorType::TooLong,
-                error_field(path),
-                BadValue::Omitted,
-                too_long(self.version, max),
-            ));
+            self.errors
+                .push(too_long(error_field(path), max, self.version));
             return;
         }
         if let Some(min) = node.min_length.filter(|min| length < *min) {
@@ -348,11 +344,11 @@ impl Validator {
             self.invalid(path, BadValue::Value(Value::Int(size)), message);
         }
         if let Some(max) = node.max_items.filter(|max| size > *max) {
-            self.errors.push(FieldError::new(
-                ErrorType::TooMany,
+            self.errors.push(FieldError::too_many(
                 error_field(path),
-                BadValue::Value(Value::Int(size)),
-                too_many(self.version, max),
+                size as usize,
+                max.max(0) as usize,
+                self.version,
             ));
         }
         if node.unique_items
@@ -390,7 +386,7 @@ impl Validator {
         self.errors.push(FieldError::new(
             ErrorType::NotSupported,
             error_field(path),
-            bad_value(value),
+            BadValue::Value(value.clone()),
             detail,
         ));
     }
@@ -413,11 +409,11 @@ impl Validator {
             self.invalid(path, BadValue::Value(Value::Int(count)), message);
         }
         if let Some(max) = node.max_properties.filter(|max| count > *max) {
-            self.errors.push(FieldError::new(
-                ErrorType::TooMany,
+            self.errors.push(FieldError::too_many(
                 error_field(path),
-                BadValue::Value(Value::Int(count)),
-                too_many(self.version, max),
+                count as usize,
+                max.max(0) as usize,
+                self.version,
             ));
         }
         let old_field = |k: &str| {
