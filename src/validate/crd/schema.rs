@@ -41,6 +41,11 @@ pub struct SchemaNode {
     /// `x-kubernetes-map-type`: granular or atomic.
     pub map_type: Option<String>,
     pub rules: Vec<Rule>,
+    /// Value validations combined with the node's: `allOf`, `anyOf`, `oneOf`, `not`.
+    pub all_of: Vec<SchemaNode>,
+    pub any_of: Vec<SchemaNode>,
+    pub one_of: Vec<SchemaNode>,
+    pub not: Option<Box<SchemaNode>>,
 }
 
 /// A `pattern`, compiled on first use (Go's RE2 and Rust's regex share the syntax the API server
@@ -140,6 +145,13 @@ impl SchemaNode {
                 .and_then(Value::as_list)
                 .map(|l| l.iter().filter_map(Rule::parse).collect())
                 .unwrap_or_default(),
+            all_of: nodes(v.get("allOf")),
+            any_of: nodes(v.get("anyOf")),
+            one_of: nodes(v.get("oneOf")),
+            not: v
+                .get("not")
+                .filter(|n| n.as_map().is_some())
+                .map(|n| Box::new(SchemaNode::parse(n))),
         }
     }
 
@@ -200,6 +212,12 @@ impl Rule {
             None => format!("failed rule: {}", self.rule.trim()),
         }
     }
+}
+
+fn nodes(v: Option<&Value>) -> Vec<SchemaNode> {
+    v.and_then(Value::as_list)
+        .map(|l| l.iter().map(SchemaNode::parse).collect())
+        .unwrap_or_default()
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {

@@ -106,6 +106,7 @@ impl Validator {
             self.null(node, path);
         } else {
             self.type_check(node, value, path);
+            self.alternatives(node, value, path);
             match value {
                 Value::String(s) => {
                     self.string(node, s, path);
@@ -123,6 +124,92 @@ impl Validator {
         // Ratcheting: errors of a part the update leaves as it was are not reported.
         if self.errors.len() > start && old.is_some_and(|o| unchanged(node, value, o)) {
             self.errors.truncate(start);
+        }
+    }
+
+    /// The errors of validating `value` against `node` alone, apart from the others.
+    fn separately(&mut self, node: &SchemaNode, value: &Value, path: &str) -> Vec<FieldError> {
+        let outer = std::mem::take(&mut self.errors);
+        self.node(node, value, path, None);
+        std::mem::replace(&mut self.errors, outer)
+    }
+
+    /// A message of kube-openapi that is no `Validation`: apiextensions reports it at no field
+    /// with an empty value.
+    fn plain(&mut self, message: String) {
+        self.invalid("", BadValue::Value(Value::from("")), message);
+    }
+
+    /// kube-openapi `schemaPropsValidator`: `anyOf`, `oneOf`, `allOf`, `not`. Of failing
+    /// alternatives the first one's errors are reported (the reference picks the one that
+    /// matched most validators; alternatives of scalar types tie).
+    fn alternatives(&mut self, node: &SchemaNode, value: &Value, path: &str) {
+        if !node.any_of.is_empty() {
+            let mut first_failure = None;
+            let mut succeeded = false;
+            for alternative in &node.any_of {
+                let errors = self.separately(alternative, value, path);
+                if errors.is_empty() {
+                    succeeded = true;
+                    break;
+                }
+                first_failure.get_or_insert(errors);
+            }
+            if !succeeded {
+                self.plain(format!(
+                    "{} must validate at least one schema (anyOf)",
+                    go_quote(path)
+                ));
+                self.errors.extend(first_failure.unwrap_or_default());
+            }
+        }
+        if !node.one_of.is_empty() {
+            let mut first_failure = None;
+            let mut valid = 0;
+            for alternative in &node.one_of {
+                let errors = self.separately(alternative, value, path);
+                if errors.is_empty() {
+                    valid += 1;
+                } else if valid == 0 {
+                    first_failure.get_or_insert(errors);
+                }
+            }
+            if valid != 1 {
+                let found = match valid {
+                    0 => "Found none valid".to_string(),
+                    n => format!("Found {n} valid alternatives"),
+                };
+                self.plain(format!(
+                    "{} must validate one and only one schema (oneOf). {found}",
+                    go_quote(path)
+                ));
+                if valid == 0 {
+                    self.errors.extend(first_failure.unwrap_or_default());
+                }
+            }
+        }
+        if !node.all_of.is_empty() {
+            let mut valid = 0;
+            for part in &node.all_of {
+                let errors = self.separately(part, value, path);
+                valid += usize::from(errors.is_empty());
+                self.errors.extend(errors);
+            }
+            if valid != node.all_of.len() {
+                let none = if valid == 0 { ". None validated" } else { "" };
+                self.plain(format!(
+                    "{} must validate all the schemas (allOf){none}",
+                    go_quote(path)
+                ));
+            }
+        }
+        if let Some(not) = &node.not {
+            if self.separately(not, value, path).is_empty() {
+                self.plain(format!(
+                    "{} must not validate the schema (not)",
+                    go_quote(path)
+                ));
+            }
         }
     }
 
@@ -222,12 +309,9 @@ impl Validator {
                 _ => true,
             };
             if !fits {
-                // A plain error, not a validation: apiextensions reports it at no field.
-                self.invalid(
-                    "",
-                    BadValue::Value(Value::from("")),
-                    format!("Checked value must be of type integer with format int32 in {path}"),
-                );
+                self.plain(format!(
+                    "Checked value must be of type integer with format int32 in {path}"
+                ));
             }
         }
         let data = match value {
@@ -619,6 +703,27 @@ properties:
         );
         // An integral float is an integer; a null of a non-nullable field is dropped.
         assert!(messages(&s, "spec: {name: ab, replicas: 2.0, mode: null}", None).is_empty());
+    }
+
+    #[test]
+    fn any_of_int_or_string_reports_the_first_alternative() {
+        let s = schema(
+            "type: object
+properties:
+  port:
+    x-kubernetes-int-or-string: true
+    anyOf: [{type: integer}, {type: string}]
+",
+        );
+        assert_eq!(
+            messages(&s, "port: true", None),
+            [
+                r#"port: Invalid value "boolean": port in body must be of type integer,string: "boolean""#,
+                r#"<nil>: Invalid value "": "port" must validate at least one schema (anyOf)"#,
+                r#"port: Invalid value "boolean": port in body must be of type integer: "boolean""#,
+            ]
+        );
+        assert!(messages(&s, "port: http", None).is_empty());
     }
 
     #[test]
