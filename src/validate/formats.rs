@@ -243,6 +243,33 @@ pub fn inclusive_range(lo: i64, hi: i64) -> String {
     format!("must be between {lo} and {hi}, inclusive")
 }
 
+/// `IsConfigMapKey`: keys of ConfigMap and Secret data.
+pub fn config_map_key(s: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if s.len() > DNS1123_SUBDOMAIN_MAX {
+        errs.push(max_len_characters(DNS1123_SUBDOMAIN_MAX));
+    }
+    let valid = !s.is_empty()
+        && s.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_'));
+    if !valid {
+        errs.push(regex_error(
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+            "[-._a-zA-Z0-9]+",
+            &["key.name", "KEY_NAME", "key-name"],
+        ));
+    }
+    // hasChDirPrefix
+    if s == "." {
+        errs.push("must not be '.'".into());
+    } else if s == ".." {
+        errs.push("must not be '..'".into());
+    } else if s.starts_with("..") {
+        errs.push("must not start with '..'".into());
+    }
+    errs
+}
+
 /// `path.IsValidPathSegmentName`: what RBAC names must be.
 pub fn path_segment_name(s: &str) -> Vec<String> {
     let mut errs = Vec::new();

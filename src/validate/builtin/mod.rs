@@ -5,7 +5,11 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod core;
 mod meta;
+mod pod;
+mod selector;
+mod workloads;
 
 use super::{FieldError, Write};
 use crate::value::Value;
@@ -14,7 +18,18 @@ use crate::value::Value;
 type KindCheck = fn(&Write, &Value, &mut Vec<FieldError>);
 
 /// Per (group, kind): the kind's own rules, run after the object metadata's.
-const KIND_RULES: &[(&str, &str, KindCheck)] = &[];
+const KIND_RULES: &[(&str, &str, KindCheck)] = &[
+    ("apps", "Deployment", workloads::deployment),
+    ("apps", "ReplicaSet", workloads::replica_set),
+    ("apps", "DaemonSet", workloads::daemon_set),
+    ("apps", "StatefulSet", workloads::stateful_set),
+    ("batch", "Job", workloads::job),
+    ("", "Pod", core::pod),
+    ("", "Service", core::service),
+    ("", "ConfigMap", core::config_map),
+    ("", "Secret", core::secret),
+    ("", "PersistentVolumeClaim", core::persistent_volume_claim),
+];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose
 /// strategies check only what they may change (not modelled).
