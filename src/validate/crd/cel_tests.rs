@@ -221,3 +221,35 @@ fn field_paths_normalize_against_the_schema() {
     );
     assert_eq!(normalized_field_path(spec, ".nope"), None);
 }
+
+#[test]
+fn cel_semantics_match_cel_go() {
+    // Error absorption in || and &&, mixed int/double comparison, macros, conversions.
+    let s = schema(
+        r#"type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+    - rule: "self.missing == 1 || true"
+    - rule: "true || self.missing == 1"
+    - rule: "!(self.missing == 1 && false)"
+    - rule: "self.n > 0.5"
+    - rule: "self.m.all(k, k != 'x') && 'a' in self.m && self.m.size() == 1"
+    - rule: "self.l.exists_one(i, i == 2) && self.l.map(i, i * 2)[1] == 4"
+    - rule: "string(self.n) + 'x' == '1x' && int('3') == 3 && double(self.n) == 1.0"
+    - rule: "self.s.startsWith('ab') && self.s.endsWith('c') && self.s.contains('b') && size(self.s) == 3"
+    - rule: "self.l.filter(i, i > 1).size() == 2 && self.?missing.orValue(5) == 5"
+    properties:
+      n: {type: integer}
+      s: {type: string}
+      m: {type: object, additionalProperties: {type: string}}
+      l: {type: array, items: {type: integer}}
+"#,
+    );
+    let (errors, outcome) = run(&s, "spec: {n: 1, s: abc, m: {a: b}, l: [1, 2, 3]}", None);
+    assert!(errors.is_empty(), "{errors:?}");
+    // Optional field selection does not parse in the interpreter: skipped, not refused.
+    assert_eq!(outcome.skipped.len(), 1);
+    assert!(outcome.skipped[0].reason.starts_with("does not parse"));
+}
