@@ -283,7 +283,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --show-secrets --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
+            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +339,26 @@ _kssa() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --applyset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prune-allowlist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --server-side)
@@ -715,7 +735,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__strip__subcmd__managed)
-            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --color --help --version"
+            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --neat --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

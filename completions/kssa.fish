@@ -84,6 +84,10 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l validate -d 'Unknown 
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
 github\t'GitHub Actions workflow annotations'"
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -s l -l selector -d 'With --prune: objects matching this label selector (`app=web,tier!=db`) are in scope' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l applyset -d 'With --prune: the ApplySet parent, `[RESOURCE][.GROUP]/NAME` (a Secret by default) in the -n namespace; its members are in scope and applied objects join it' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune-allowlist -d 'With -l: the kinds in scope, as `group/version/kind` (`core/v1/ConfigMap`); repeatable. Default: kubectl\'s list' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l ignore -d 'Ignore rules: an Argo CD Application (`spec.ignoreDifferences`), the argocd-cm ConfigMap (`resource.customizations.ignoreDifferences.*`) or a Flux HelmRelease (`spec.driftDetection.ignore`). Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
 false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l overwrite -d 'Client-side only: with `--overwrite=false`, a patch touching fields changed live since the last apply fails as a conflict (kubectl\'s default is true)' -r -f -a "true\t''
@@ -98,6 +102,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d '
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-managed-fields -d 'Include metadata.managedFields in the diff'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-secrets -d 'Show Secret values instead of masking them'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune -d 'Also delete live objects that no manifest applies any more (kubectl\'s `--prune`); needs -l or --applyset'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l compare-modes -d 'Show, per object, where client-side and server-side apply of the manifest end differently (pruned or kept fields, silent overwrites versus conflicts, lists)'
@@ -157,6 +164,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s R -l recursi
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l in-place -d 'Rewrite the files (atomically) instead of printing'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation. The object is first decoded as the API server reads it (typed round trip and defaults), so an old snapshot becomes what `kubectl get` shows today'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l prefix -d 'Match --manager names as prefixes'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l neat -d 'Also drop values only the server\'s defaulting put there and no Apply manager owns, as kubectl-neat does (implies --server-fields; built-in kinds only)'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s h -l help -d 'Print help'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l live -d 'More live snapshots (same as the positional arguments)' -r -F

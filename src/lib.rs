@@ -19,6 +19,7 @@ pub mod client_apply;
 pub mod csa;
 pub mod defaults;
 pub mod fieldpath;
+pub mod ignore;
 pub mod io;
 pub mod kube;
 pub mod managed;

@@ -6,7 +6,7 @@ mod locate;
 
 pub use locate::{locate, pointer, Step};
 
-use crate::fieldpath::{Path, PathElement, Set};
+use crate::fieldpath::{Path, Set};
 use crate::managed::{decode_managed_fields, ManagedFieldsEntry};
 use crate::render::value_at;
 use crate::typed::{Typed, ValidationErrors};
@@ -65,30 +65,10 @@ fn topmost(set: &Set) -> Vec<Path> {
         .collect()
 }
 
-/// Whether `set` claims `path`: the field itself, something below it, or an atomic container
-/// above it (a leaf member with no children).
-fn claims(set: &Set, path: &[PathElement]) -> bool {
-    let mut node = set;
-    for (i, pe) in path.iter().enumerate() {
-        let child = node.child(pe);
-        if node.has_member(pe) && (child.is_none() || i + 1 == path.len()) {
-            return true;
-        }
-        match child {
-            Some(c) => node = c,
-            None => return false,
-        }
-    }
-    !node.is_empty()
-}
-
 /// The managers whose entries claim `path`, in entry order, each once.
 pub fn owners_of(entries: &[ManagedFieldsEntry], path: &Path) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for e in entries
-        .iter()
-        .filter(|e| claims(&e.fields, path.elements()))
-    {
+    for e in entries.iter().filter(|e| e.fields.claims(path.elements())) {
         if !out.contains(&e.manager) {
             out.push(e.manager.clone());
         }
@@ -96,35 +76,52 @@ pub fn owners_of(entries: &[ManagedFieldsEntry], path: &Path) -> Vec<String> {
     out
 }
 
+/// A whole object created (`before` is `None`) or deleted (`after` is `None`): one change at
+/// the root.
+pub fn whole(before: Option<&Value>, after: Option<&Value>) -> FieldChange {
+    FieldChange {
+        kind: if after.is_some() {
+            FieldChangeKind::Added
+        } else {
+            FieldChangeKind::Removed
+        },
+        path: Path::root(),
+        steps: Vec::new(),
+        before: before.map(without_managed_fields),
+        after: after.map(without_managed_fields),
+        owners: Vec::new(),
+    }
+}
+
+/// The managedFields entries of an object (none when they do not decode).
+pub fn entries_of(object: Option<&Value>) -> Vec<ManagedFieldsEntry> {
+    object
+        .and_then(|o| decode_managed_fields(o).ok())
+        .unwrap_or_default()
+}
+
 /// What applying changes from `before` (the live object; `None` for a create) to `after` (the
-/// predicted object). A create or a deletion is one change at the root.
+/// predicted object), owners taken from `entries` (the result's managedFields). A create or a
+/// deletion is one change at the root.
 pub fn field_changes(
     typed: &Typed<'_>,
     before: Option<&Value>,
     after: Option<&Value>,
+    entries: &[ManagedFieldsEntry],
 ) -> Result<Vec<FieldChange>, ValidationErrors> {
-    let entries = after
-        .and_then(|a| decode_managed_fields(a).ok())
-        .unwrap_or_default();
     let (b, a) = match (before, after) {
         (Some(b), Some(a)) => (without_managed_fields(b), without_managed_fields(a)),
-        (b, a) => {
-            return Ok(vec![FieldChange {
-                kind: if a.is_some() {
-                    FieldChangeKind::Added
-                } else {
-                    FieldChangeKind::Removed
-                },
-                path: Path::root(),
-                steps: Vec::new(),
-                before: b.map(without_managed_fields),
-                after: a.map(without_managed_fields),
-                owners: Vec::new(),
-            }]
-            .into_iter()
-            .filter(|c| c.before.is_some() || c.after.is_some())
-            .collect());
+        (None, Some(a)) => {
+            let mut created = whole(None, Some(a));
+            for e in entries {
+                if !created.owners.contains(&e.manager) {
+                    created.owners.push(e.manager.clone());
+                }
+            }
+            return Ok(vec![created]);
         }
+        (Some(b), None) => return Ok(vec![whole(Some(b), None)]),
+        (None, None) => return Ok(Vec::new()),
     };
     let comparison = typed.compare(&b, &a)?;
     let mut out = Vec::new();
@@ -146,7 +143,7 @@ pub fn field_changes(
                 owners: if kind == FieldChangeKind::Removed {
                     Vec::new()
                 } else {
-                    owners_of(&entries, &path)
+                    owners_of(entries, &path)
                 },
                 path,
                 before,
@@ -184,7 +181,13 @@ mod tests {
             "fieldsV1":{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"b\"}":{".":{},"f:name":{},"f:image":{}}}}}}}}]},
             "spec":{"template":{"spec":{"containers":[{"name":"a","image":"x:1"},{"name":"b","image":"y:2","args":["-v"]}]}}}}"#,
         );
-        let changes = field_changes(&typed, Some(&before), Some(&after)).unwrap();
+        let changes = field_changes(
+            &typed,
+            Some(&before),
+            Some(&after),
+            &entries_of(Some(&after)),
+        )
+        .unwrap();
         let shown: Vec<String> = changes
             .iter()
             .map(|c| {
@@ -215,7 +218,7 @@ mod tests {
         let kind = reg.resolve("v1", "ConfigMap").unwrap();
         let typed = Typed::new(&kind.schema, &kind.type_ref);
         let obj = v(r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#);
-        let changes = field_changes(&typed, None, Some(&obj)).unwrap();
+        let changes = field_changes(&typed, None, Some(&obj), &[]).unwrap();
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].kind, FieldChangeKind::Added);
         assert_eq!(changes[0].path, Path::root());

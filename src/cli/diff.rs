@@ -2,14 +2,20 @@
 //! `kubectl diff --server-side` shows it, or an external program over LIVE/MERGED directories.
 
 use super::apply::{predict, Outcome, Predicted};
+use super::exit::ExitArgs;
+use super::ignore::IgnoreArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
+use super::prune::PruneArgs;
 use super::{refused, Status};
 use anyhow::Context as _;
+use kssa::changes::{entries_of, field_changes, FieldChange};
+use kssa::ignore::{IgnoredChange, RuleSet};
 use kssa::render::{
-    mask_secrets, object_file_name, render_changes_json, render_github, summary_line, unified_diff,
-    ChangeKind, ObjectChange, Style, Summary,
+    ignored_lines, mask_secrets, object_file_name, render_changes_json, render_github,
+    summary_line, unified_diff, ChangeKind, ObjectChange, Style, Summary,
 };
+use kssa::typed::Typed;
 use kssa::value::Value;
 use kssa::yaml::to_yaml_string;
 use std::io::Write as _;
@@ -40,6 +46,12 @@ pub struct Args {
     #[arg(long)]
     pub show_secrets: bool,
     #[command(flatten)]
+    pub prune: PruneArgs,
+    #[command(flatten)]
+    pub ignore: IgnoreArgs,
+    #[command(flatten)]
+    pub exit: ExitArgs,
+    #[command(flatten)]
     pub mode: super::client_side::ModeArgs,
     /// Show, per object, where client-side and server-side apply of the manifest end
     /// differently (pruned or kept fields, silent overwrites versus conflicts, lists).
@@ -47,11 +59,14 @@ pub struct Args {
     pub compare_modes: bool,
 }
 
-/// The LIVE and MERGED texts of one object, masked and trimmed as shown.
+/// The LIVE and MERGED texts of one object, masked and trimmed as shown, and its changed
+/// fields, without (and with) what ignore rules leave out.
 struct Sides {
     name: String,
     live: String,
     merged: String,
+    fields: Vec<FieldChange>,
+    ignored: Vec<IgnoredChange>,
 }
 
 fn shown(v: &Value, managed: bool) -> Value {
@@ -64,7 +79,7 @@ fn shown(v: &Value, managed: bool) -> Value {
     v
 }
 
-fn sides(r: &Predicted, args: &Args) -> Sides {
+fn sides(r: &Predicted, args: &Args, rules: &RuleSet) -> Sides {
     let m = &r.pair.manifest;
     let mut live = r.live.map(|v| shown(v, args.show_managed_fields));
     let mut merged = match &r.outcome {
@@ -82,19 +97,77 @@ fn sides(r: &Predicted, args: &Args) -> Sides {
         .and_then(|v| v.get_path(&["metadata", "namespace"]))
         .and_then(Value::as_str)
         .unwrap_or("");
+    let name = object_file_name(m.group(), m.version(), m.kind(), namespace, m.name());
+    let (mut fields, mut ignored) = (Vec::new(), Vec::new());
+    if let Outcome::Applied { object, .. } = &r.outcome {
+        let typed = Typed::new(&r.pair.resolved.schema, &r.pair.resolved.type_ref);
+        let owners = entries_of(Some(object));
+        fields = field_changes(&typed, live.as_ref(), merged.as_ref(), &owners).unwrap_or_default();
+        if let (Some(l), Some(mg), false) = (&live, &merged, rules.is_empty()) {
+            let filtered = rules.filter(l, mg, &entries_of(r.live), fields);
+            eprint!("{}", ignored_lines(&name, &filtered.ignored));
+            (fields, ignored) = (filtered.kept, filtered.ignored);
+            (live, merged) = (Some(filtered.before), Some(filtered.after));
+        }
+    }
     Sides {
-        name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+        name,
         live: live.as_ref().map(to_yaml_string).unwrap_or_default(),
         merged: merged.as_ref().map(to_yaml_string).unwrap_or_default(),
+        fields,
+        ignored,
     }
 }
 
-/// [`sides`] without copying the merged object; Secrets, which are masked, take the copying way.
-fn sides_in_place(r: &mut Predicted, args: &Args) -> Sides {
+/// The pruned live objects as deletions.
+fn deletions(loaded: &Loaded, pruned: &[usize], args: &Args) -> Vec<(Sides, ObjectChange)> {
+    pruned
+        .iter()
+        .map(|&i| {
+            let o = &loaded.live[i].object;
+            let mut live = shown(&o.value, args.show_managed_fields);
+            if !args.show_secrets {
+                mask_secrets(Some(&mut live), None);
+            }
+            let name = object_file_name(o.group(), o.version(), o.kind(), o.namespace(), o.name());
+            let text = to_yaml_string(&live);
+            let fields = vec![kssa::changes::whole(Some(&live), None)];
+            let change = ObjectChange {
+                name: name.clone(),
+                group: o.group().into(),
+                version: o.version().into(),
+                kind: o.kind().into(),
+                namespace: o.namespace().into(),
+                object_name: o.name().into(),
+                file: o.origin.source.to_string(),
+                line: o.origin.line,
+                change: ChangeKind::Deleted,
+                diff: unified_diff(&name, &text, "", Style::default()),
+                conflicts: Vec::new(),
+                fields: fields.clone(),
+                ignored: Vec::new(),
+                invalid: Vec::new(),
+            };
+            let sides = Sides {
+                name,
+                live: text,
+                merged: String::new(),
+                fields,
+                ignored: Vec::new(),
+            };
+            (sides, change)
+        })
+        .collect()
+}
+
+/// [`sides`] without copying the merged object; Secrets, which are masked, and runs that need
+/// the changed fields (ignore rules, JSON output), take the copying way.
+fn sides_in_place(r: &mut Predicted, args: &Args, rules: &RuleSet) -> Sides {
     let is_secret = |v: &Value| v.get("kind").and_then(Value::as_str) == Some("Secret");
     let merged_secret = matches!(&r.outcome, Outcome::Applied { object, .. } if is_secret(object));
-    if !args.show_secrets && (merged_secret || r.live.is_some_and(is_secret)) {
-        return sides(r, args);
+    let needs_fields = !rules.is_empty() || args.output == DiffOutput::Json;
+    if needs_fields || (!args.show_secrets && (merged_secret || r.live.is_some_and(is_secret))) {
+        return sides(r, args, rules);
     }
     let managed = args.show_managed_fields;
     // A refused create has no merged object: its name comes from the manifest.
@@ -124,6 +197,8 @@ fn sides_in_place(r: &mut Predicted, args: &Args) -> Sides {
         name: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
         live,
         merged,
+        fields: Vec::new(),
+        ignored: Vec::new(),
     }
 }
 
@@ -208,7 +283,7 @@ fn notice_after_decoding(
 }
 
 /// Unified output, object by object through the pipeline: memory does not grow with the input.
-fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
+fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Status> {
     let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
@@ -220,7 +295,7 @@ fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
         &mut loaded,
         &args.apply,
         |r| {
-            let s = sides_in_place(r, &args);
+            let s = sides_in_place(r, &args, &rules);
             let (change, _) = change_of(r, &s);
             let notice = notice_of(r, &s, change, &args);
             (
@@ -242,11 +317,7 @@ fn run_streaming(args: Args, color: bool) -> anyhow::Result<Status> {
     out.write_to(&mut stdout)?;
     stdout.flush()?;
     eprint!("{}", summary_line(&summary));
-    Ok(if summary.has_differences() {
-        Status::Found
-    } else {
-        Status::Clean
-    })
+    Ok(args.exit.status(summary.has_differences()))
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
@@ -257,11 +328,19 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let program = ["KSSA_EXTERNAL_DIFF", "KUBECTL_EXTERNAL_DIFF"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
-    if !client_side && program.is_none() && args.output == DiffOutput::Unified {
-        return run_streaming(args, color);
+    let rules = args.ignore.load()?;
+    // Prune and ignore rules need every object at once: they take the sequential way.
+    if !client_side
+        && program.is_none()
+        && args.output == DiffOutput::Unified
+        && !args.prune.prune
+        && rules.is_empty()
+    {
+        return run_streaming(args, rules, color);
     }
-    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
-    for n in &loaded.notices {
+    let mut loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
+    let (pruned, notes) = args.prune.prepare(&mut loaded, args.inputs.namespace())?;
+    for n in loaded.notices.iter().chain(&notes) {
         eprintln!("{n}");
     }
     let results = if client_side {
@@ -269,9 +348,17 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     } else {
         predict(&loaded, &args.apply)?
     };
-    let all: Vec<Sides> = results.iter().map(|r| sides(r, &args)).collect();
+    let mut all: Vec<Sides> = results.iter().map(|r| sides(r, &args, &rules)).collect();
+    let deleted = deletions(&loaded, &pruned.live, &args);
+    all.extend(deleted.iter().map(|(s, _)| Sides {
+        name: s.name.clone(),
+        live: s.live.clone(),
+        merged: String::new(),
+        fields: Vec::new(),
+        ignored: Vec::new(),
+    }));
     if let (Some(program), DiffOutput::Unified) = (&program, args.output) {
-        return external(program, &all);
+        return external(program, &all).map(|s| args.exit.status(s == Status::Found));
     }
     let style = Style {
         color: color && args.output == DiffOutput::Unified,
@@ -299,11 +386,17 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             change,
             diff: unified_diff(&s.name, &s.live, &s.merged, Style::default()),
             conflicts,
+            fields: s.fields.clone(),
+            ignored: s.ignored.clone(),
             invalid: match &r.outcome {
                 Outcome::Invalid { error } => refused::findings(error),
                 _ => Vec::new(),
             },
         });
+    }
+    for (s, change) in deleted {
+        text.push_str(&unified_diff(&s.name, &s.live, "", style));
+        changes.push(change);
     }
     let summary = Summary::of(&changes);
     let mut stdout = std::io::stdout().lock();
@@ -319,9 +412,5 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         }
     }
     stdout.flush()?;
-    Ok(if summary.has_differences() {
-        Status::Found
-    } else {
-        Status::Clean
-    })
+    Ok(args.exit.status(summary.has_differences()))
 }

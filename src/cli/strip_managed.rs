@@ -7,7 +7,10 @@ use anyhow::Context as _;
 use kssa::defaults::decode_document;
 use kssa::io::{rewrite_documents, write_atomic, Source};
 use kssa::kube::SchemaRegistry;
-use kssa::managed::strip::{strip_document, ManagerSelection, StripOptions};
+use kssa::managed::neat::{applied_fields, drop_defaults};
+use kssa::managed::strip::{
+    document_objects_mut, strip_document, ManagerSelection, StripOptions, StripOutcome,
+};
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::{parse_stream, to_yaml_string};
 use std::path::PathBuf;
@@ -35,6 +38,35 @@ pub struct Args {
     /// Match --manager names as prefixes.
     #[arg(long, requires = "manager")]
     pub prefix: bool,
+    /// Also drop values only the server's defaulting put there and no Apply manager owns, as
+    /// kubectl-neat does (implies --server-fields; built-in kinds only).
+    #[arg(long)]
+    pub neat: bool,
+}
+
+/// Strips a document, dropping defaults first noted per object when `neat`.
+fn strip(doc: &mut Value, options: &StripOptions, neat: Option<&SchemaRegistry>) -> StripOutcome {
+    let Some(registry) = neat else {
+        return strip_document(doc, options);
+    };
+    let applied: Vec<_> = document_objects_mut(doc)
+        .into_iter()
+        .map(|o| applied_fields(o))
+        .collect();
+    let mut outcome = strip_document(doc, options);
+    for (object, applied) in document_objects_mut(doc).into_iter().zip(applied) {
+        let text = |k: &str| {
+            object
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        if let Ok(kind) = registry.resolve(&text("apiVersion"), &text("kind")) {
+            outcome.changed |= !drop_defaults(object, &kind, &applied).is_empty();
+        }
+    }
+    outcome
 }
 
 const RESET_NOTE: &str =
@@ -49,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             (false, false) => ManagerSelection::Named(args.manager.clone()),
             (false, true) => ManagerSelection::Prefixed(args.manager.clone()),
         },
-        server_fields: args.server_fields,
+        server_fields: args.server_fields || args.neat,
     };
     let registry = SchemaRegistry::new();
     let mut out = String::new();
@@ -59,8 +91,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
         for mut doc in docs {
-            let decoded = args.server_fields && decode_document(&mut doc.value, &registry);
-            let mut outcome = strip_document(&mut doc.value, &options);
+            let decoded = options.server_fields && decode_document(&mut doc.value, &registry);
+            let mut outcome = strip(&mut doc.value, &options, args.neat.then_some(&registry));
             outcome.changed |= decoded;
             if outcome.reset > 0 {
                 eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);

@@ -114,6 +114,37 @@ impl Set {
         }
     }
 
+    /// Whether the set owns the field at `path` itself, or an atomic container above it (a
+    /// member with nothing recorded below).
+    pub fn covers(&self, path: &[PathElement]) -> bool {
+        matches!(self.reach(path), Reach::Covered)
+    }
+
+    /// [`Set::covers`], or the set owns something below `path`.
+    pub fn claims(&self, path: &[PathElement]) -> bool {
+        match self.reach(path) {
+            Reach::Covered => true,
+            Reach::Below(node) => !node.is_empty(),
+            Reach::Outside => false,
+        }
+    }
+
+    /// Walks `path` down the set, stopping at an owned field on the way.
+    fn reach(&self, path: &[PathElement]) -> Reach<'_> {
+        let mut node = self;
+        for (i, pe) in path.iter().enumerate() {
+            let child = node.child(pe);
+            if node.has_member(pe) && (child.is_none() || i + 1 == path.len()) {
+                return Reach::Covered;
+            }
+            match child {
+                Some(c) => node = c,
+                None => return Reach::Outside,
+            }
+        }
+        Reach::Below(node)
+    }
+
     /// The set below `pe` (empty when there is none).
     pub fn with_prefix(&self, pe: &PathElement) -> Set {
         self.child(pe).cloned().unwrap_or_default()
@@ -337,6 +368,16 @@ fn zip_children(
         }
     }
     out
+}
+
+/// Where a path ends up in a set ([`Set::reach`]).
+enum Reach<'a> {
+    /// The path's field, or an atomic container above it, is a member.
+    Covered,
+    /// The path leads out of the set.
+    Outside,
+    /// The whole path is in the set; what is recorded below it.
+    Below(&'a Set),
 }
 
 #[cfg(test)]

@@ -2,10 +2,12 @@
 //! manifests with live objects; writing files atomically. The only module that touches the
 //! filesystem.
 
+mod documents;
 mod load;
 mod objects;
 mod write;
 
+pub use documents::read_documents;
 pub use load::{expand_paths, read_source, Source, SourceText};
 pub use objects::{
     check_manifest, each_object, objects_of, Object, ObjectKey, Origin, DEFAULT_EXTENSIONS,

@@ -138,11 +138,13 @@ impl LabelSelector {
 
     /// Whether an object's `metadata.labels` satisfy every requirement.
     pub fn matches(&self, object: &Value) -> bool {
-        let label = |k: &str| {
-            object
-                .get_path(&["metadata", "labels", k])
-                .and_then(Value::as_str)
-        };
+        self.matches_pairs(object.get_path(&["metadata", "labels"]))
+    }
+
+    /// Whether a map of strings (labels, or annotations for Flux's `annotationSelector`)
+    /// satisfies every requirement.
+    pub fn matches_pairs(&self, pairs: Option<&Value>) -> bool {
+        let label = |k: &str| pairs.and_then(|p| p.get(k)).and_then(Value::as_str);
         self.requirements.iter().all(|r| {
             let got = label(&r.key);
             match &r.operator {

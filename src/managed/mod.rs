@@ -14,6 +14,7 @@ mod entry;
 pub mod kubectl;
 pub mod last_applied;
 mod manager;
+pub mod neat;
 pub mod ownership;
 pub mod reset;
 pub mod server;

@@ -64,21 +64,33 @@ impl StripOutcome {
     }
 }
 
-/// Strips one document: an object, or each item of a `List`.
-pub fn strip_document(doc: &mut Value, options: &StripOptions) -> StripOutcome {
-    let is_list = doc
-        .get("kind")
+/// Whether a document is a `List` (`kind` ending in `List`, with `items`).
+fn is_list(doc: &Value) -> bool {
+    doc.get("kind")
         .and_then(Value::as_str)
         .is_some_and(|k| k.ends_with("List"))
-        && matches!(doc.get("items"), Some(Value::List(_)));
-    if !is_list {
+        && matches!(doc.get("items"), Some(Value::List(_)))
+}
+
+/// The objects of a document: itself, or the items of a `List`.
+pub fn document_objects_mut(doc: &mut Value) -> Vec<&mut Value> {
+    if !is_list(doc) {
+        return vec![doc];
+    }
+    match doc.as_map_mut().and_then(|m| m.get_mut("items")) {
+        Some(Value::List(items)) => items.iter_mut().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Strips one document: an object, or each item of a `List`.
+pub fn strip_document(doc: &mut Value, options: &StripOptions) -> StripOutcome {
+    if !is_list(doc) {
         return strip_object(doc, options);
     }
     let mut total = StripOutcome::default();
-    if let Some(Value::List(items)) = doc.as_map_mut().and_then(|m| m.get_mut("items")) {
-        for item in items {
-            total.add(strip_object(item, options));
-        }
+    for item in document_objects_mut(doc) {
+        total.add(strip_object(item, options));
     }
     if options.server_fields {
         if let Some(meta) = doc.as_map_mut().and_then(|m| m.get_mut("metadata")) {

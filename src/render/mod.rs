@@ -2,6 +2,7 @@
 //! explanations, with Secret values masked. Returns strings; never prints. Colour is a plain
 //! `bool` the caller decides.
 
+mod changes;
 mod conflicts;
 mod diff;
 mod mask;
@@ -9,6 +10,7 @@ mod modes;
 mod output;
 mod report;
 
+pub use changes::{field_changes_value, ignored_changes_value, ignored_lines};
 pub use conflicts::{
     render_conflicts_json, render_conflicts_text, value_at, ConflictItem, ConflictReport, Owner,
 };

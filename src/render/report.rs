@@ -1,6 +1,9 @@
 //! The change set of a diff: per-object outcome, the closing summary line, a JSON document for
 //! machines and GitHub workflow annotations.
 
+use super::changes::{field_changes_value, ignored_changes_value};
+use crate::changes::FieldChange;
+use crate::ignore::IgnoredChange;
 use crate::value::{to_json_string_pretty, Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +16,8 @@ pub enum ChangeKind {
     /// The server would refuse the object (validation, decoding, preconditions); it would
     /// not change.
     Invalid,
+    /// A live object `--prune` would delete.
+    Deleted,
 }
 
 impl ChangeKind {
@@ -23,6 +28,7 @@ impl ChangeKind {
             ChangeKind::Unchanged => "unchanged",
             ChangeKind::Conflicts => "conflicts",
             ChangeKind::Invalid => "invalid",
+            ChangeKind::Deleted => "deleted",
         }
     }
 }
@@ -45,6 +51,10 @@ pub struct ObjectChange {
     pub diff: String,
     /// Conflicting field paths, with the managers that own them.
     pub conflicts: Vec<(String, Vec<String>)>,
+    /// The changed fields (masked as shown), without those ignore rules left out.
+    pub fields: Vec<FieldChange>,
+    /// The changes ignore rules left out.
+    pub ignored: Vec<IgnoredChange>,
     /// Why the server refuses an invalid object: one finding per field.
     pub invalid: Vec<Finding>,
 }
@@ -64,6 +74,7 @@ pub struct Summary {
     pub unchanged: usize,
     pub conflicts: usize,
     pub invalid: usize,
+    pub deleted: usize,
 }
 
 impl Summary {
@@ -83,25 +94,31 @@ impl Summary {
             ChangeKind::Unchanged => self.unchanged += 1,
             ChangeKind::Conflicts => self.conflicts += 1,
             ChangeKind::Invalid => self.invalid += 1,
+            ChangeKind::Deleted => self.deleted += 1,
         }
     }
 
     /// Anything `kubectl diff` would exit 1 for.
     pub fn has_differences(&self) -> bool {
-        self.created + self.changed + self.conflicts + self.invalid > 0
+        self.created + self.changed + self.conflicts + self.deleted + self.invalid > 0
     }
 }
 
-/// `N created, N changed, N unchanged, N with conflicts[, N invalid]`: the invalid count only
-/// when there are invalid objects.
+/// `N created, N changed, N unchanged, N with conflicts`, then `, N deleted` when a prune
+/// deletes anything and `, N invalid` when the server would refuse objects.
 pub fn summary_line(s: &Summary) -> String {
+    let deleted = if s.deleted > 0 {
+        format!(", {} deleted", s.deleted)
+    } else {
+        String::new()
+    };
     let invalid = if s.invalid > 0 {
         format!(", {} invalid", s.invalid)
     } else {
         String::new()
     };
     format!(
-        "{} created, {} changed, {} unchanged, {} with conflicts{invalid}\n",
+        "{} created, {} changed, {} unchanged, {} with conflicts{deleted}{invalid}\n",
         s.created, s.changed, s.unchanged, s.conflicts
     )
 }
@@ -150,6 +167,8 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                     .collect();
                 m.insert("invalid".into(), Value::List(findings));
             }
+            m.insert("changes".into(), field_changes_value(&c.fields));
+            m.insert("ignored".into(), ignored_changes_value(&c.ignored));
             Value::Map(m)
         })
         .collect();
@@ -160,6 +179,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
         ("changed", sum.changed),
         ("unchanged", sum.unchanged),
         ("conflicts", sum.conflicts),
+        ("deleted", sum.deleted),
     ] {
         sm.insert(k.into(), Value::Int(n as i64));
     }
@@ -213,6 +233,11 @@ pub fn render_github(changes: &[ObjectChange]) -> String {
                 "kssa diff",
                 format!("{} will change\n{}", c.name, c.diff),
             ),
+            ChangeKind::Deleted => (
+                "notice",
+                "kssa diff",
+                format!("{} will be deleted (pruned)", c.name),
+            ),
             ChangeKind::Conflicts => {
                 let list: Vec<String> = c
                     .conflicts
@@ -258,6 +283,8 @@ mod tests {
                 path: "data".into(),
                 message: "data: Too long: may not be more than 1048576 bytes".into(),
             }],
+            fields: Vec::new(),
+            ignored: Vec::new(),
         }
     }
 

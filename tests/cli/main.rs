@@ -2,6 +2,7 @@
 
 mod csa_apply;
 mod defaults;
+mod docker;
 mod generated;
 mod golden;
 mod kube_version;
