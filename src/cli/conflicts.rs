@@ -4,7 +4,7 @@
 use super::apply::{predict, Outcome};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
-use super::Status;
+use super::{refused, Status};
 use kssa::io::Anchor;
 use kssa::kube::VersionConverter;
 use kssa::merge::Converter;
@@ -64,7 +64,14 @@ fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let results = predict(&loaded, &args.apply)?;
     let mut reports = Vec::new();
+    let mut invalid = 0;
     for r in &results {
+        if let Outcome::Invalid { error } = &r.outcome {
+            // Refused before any conflict could arise: reported as `apply` reports it.
+            invalid += 1;
+            eprint!("{}", refused::error_line(&r.pair.manifest.origin, error));
+            continue;
+        }
         let Outcome::Conflicts { conflicts, message } = &r.outcome else {
             continue;
         };
@@ -137,15 +144,19 @@ fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
         Format::Sarif => {
             kssa::render::render_sarif(&kssa::render::conflict_report_findings(&reports))
         }
-        Format::Text if reports.is_empty() => format!(
+        Format::Text if reports.is_empty() && invalid == 0 => format!(
             "No conflicts: {} object(s) apply cleanly as {:?}.\n",
             results.len(),
             args.apply.field_manager
+        ),
+        Format::Text if reports.is_empty() => format!(
+            "No conflicts; {invalid} of {} object(s) are invalid.\n",
+            results.len()
         ),
         Format::Text => render_conflicts_text(&reports, Style { color }),
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(args.exit.status(!reports.is_empty()))
+    Ok(args.exit.status(!reports.is_empty() || invalid > 0))
 }

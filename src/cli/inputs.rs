@@ -70,6 +70,18 @@ pub struct ApplyArgs {
     pub now: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub validate: ValidateArgs,
+}
+
+/// kubectl's `--validate`: the server's checks always run (objects it refuses are reported as
+/// invalid); the mode says what unknown and duplicate fields are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ValidateArgs {
+    /// Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a
+    /// `Warning:` per field, `ignore` (or `false`) drops them.
+    #[arg(long = "validate", value_name = "MODE", default_value = "strict", num_args = 0..=1, default_missing_value = "strict")]
+    pub mode: kssa::validate::FieldValidation,
 }
 
 /// How the merged object becomes what the cluster stores; shared by every writing command.
@@ -281,12 +293,12 @@ impl std::error::Error for InputErrors {}
 
 impl InputErrors {
     /// Each error as a finding at its file, line and column.
-    pub fn findings(&self) -> Vec<kssa::render::Finding> {
+    pub fn findings(&self) -> Vec<kssa::render::LocatedFinding> {
         self.0
             .iter()
             .map(|e| {
                 let (file, at) = e.location().unwrap_or_default();
-                kssa::render::Finding {
+                kssa::render::LocatedFinding {
                     rule: kssa::render::Rule::InvalidInput,
                     file,
                     line: at.map_or(0, |p| p.line),

@@ -118,6 +118,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     eprintln!("error: {at}: {message}");
                     status = Status::Found;
                 }
+                Outcome::Invalid { error } => {
+                    eprint!(
+                        "{}",
+                        super::refused::error_line(&p.pair.manifest.origin, &error)
+                    );
+                    status = Status::Found;
+                }
             }
         }
         out

@@ -38,7 +38,7 @@ impl Rule {
 
 /// One problem, located at a node of an input file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct LocatedFinding {
     pub rule: Rule,
     pub file: String,
     /// 1-based; 0 when the problem has no position in the file.
@@ -48,12 +48,24 @@ pub struct Finding {
     pub message: String,
 }
 
-/// One finding per conflicting field of each object.
-pub fn conflict_findings(changes: &[ObjectChange]) -> Vec<Finding> {
+/// One finding per conflicting field of each object, and per refusal of an invalid object (at
+/// the object's first line: the server's field paths are not located in the manifest yet).
+pub fn conflict_findings(changes: &[ObjectChange]) -> Vec<LocatedFinding> {
     let mut out = Vec::new();
+    for c in changes.iter().filter(|c| c.change == ChangeKind::Invalid) {
+        for f in &c.invalid {
+            out.push(LocatedFinding {
+                rule: Rule::Validation,
+                file: c.file.clone(),
+                line: c.line,
+                column: 0,
+                message: format!("{} is invalid: {}", c.name, f.message),
+            });
+        }
+    }
     for c in changes.iter().filter(|c| c.change == ChangeKind::Conflicts) {
         for fc in &c.conflicts {
-            out.push(Finding {
+            out.push(LocatedFinding {
                 rule: Rule::Conflict,
                 file: c.file.clone(),
                 line: fc.line,
@@ -71,12 +83,12 @@ pub fn conflict_findings(changes: &[ObjectChange]) -> Vec<Finding> {
 }
 
 /// One finding per conflicting field of each report of `kssa conflicts`.
-pub fn conflict_report_findings(reports: &[ConflictReport]) -> Vec<Finding> {
+pub fn conflict_report_findings(reports: &[ConflictReport]) -> Vec<LocatedFinding> {
     let mut out = Vec::new();
     for r in reports {
         for item in &r.items {
             let owners: Vec<&str> = item.owners.iter().map(|o| o.manager.as_str()).collect();
-            out.push(Finding {
+            out.push(LocatedFinding {
                 rule: Rule::Conflict,
                 file: r.file.clone(),
                 line: item.line,
@@ -94,7 +106,7 @@ pub fn conflict_report_findings(reports: &[ConflictReport]) -> Vec<Finding> {
 }
 
 /// A SARIF 2.1.0 log with one run of kssa, every rule declared, one result per finding.
-pub fn render_sarif(findings: &[Finding]) -> String {
+pub fn render_sarif(findings: &[LocatedFinding]) -> String {
     let rules: Vec<sarif::ReportingDescriptor> = Rule::ALL
         .iter()
         .map(|r| {
