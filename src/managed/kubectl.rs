@@ -167,9 +167,12 @@ fn migrate(
     }
     let mut body = object.clone();
     upgraded.write_into(&mut body);
+    // kubectl sends the migration as a JSON patch of metadata.managedFields alone: the body
+    // checks of a PUT (crate::validate) have nothing to see in it.
     let req = WriteRequest {
         operation: Operation::Update,
         force: false,
+        validation: None,
         ..*req
     };
     write(Some(object), &body, kind, &req).map(|o| Some(o.object))

@@ -26,8 +26,11 @@ pub mod crd;
 pub mod decode;
 pub mod field;
 pub mod formats;
+pub mod gojson;
 pub mod goprint;
+pub mod gotime;
 pub mod precondition;
+pub mod quantity;
 pub mod status;
 
 pub use field::{BadValue, ErrorType, FieldError};
@@ -115,7 +118,8 @@ impl<'a> Write<'a> {
             Cow::Owned(self.defaulted(object))
         };
         precondition::check(self, &object)?;
-        let mut errors = builtin::check(self, &object);
+        let mut errors = precondition::immutable_metadata(self, &object);
+        errors.extend(builtin::check(self, &object));
         errors.extend(crd::check(self, &object));
         if errors.is_empty() {
             return Ok(());

@@ -18,6 +18,11 @@ pub enum Reason {
     BadRequest,
     /// 404: the resource or subresource does not exist (`NewNotFound`).
     NotFound,
+    /// 405: the subresource exists but not for this verb (the router's answer).
+    MethodNotAllowed,
+    /// 500 without a reason: an error the server does not classify (`ErrorToAPIStatus` of a
+    /// plain Go error), which kubectl prints as `Error from server: <message>`.
+    Unknown,
 }
 
 impl Reason {
@@ -28,6 +33,8 @@ impl Reason {
             Reason::Conflict => "Conflict",
             Reason::BadRequest => "BadRequest",
             Reason::NotFound => "NotFound",
+            Reason::MethodNotAllowed => "MethodNotAllowed",
+            Reason::Unknown => "",
         }
     }
 
@@ -37,6 +44,8 @@ impl Reason {
             Reason::Conflict => 409,
             Reason::BadRequest => 400,
             Reason::NotFound => 404,
+            Reason::MethodNotAllowed => 405,
+            Reason::Unknown => 500,
         }
     }
 }
@@ -168,6 +177,7 @@ impl StatusError {
                     }
                 }
             }
+            (Reason::Unknown, _) => format!("Error from server: {}", self.message),
             (reason, _) => format!("Error from server ({}): {}", reason.as_str(), self.message),
         }
     }

@@ -1,5 +1,6 @@
-//! The Dockerfile builds a working image: built and run only when a docker engine answers
-//! (`docker info`, given a few seconds); otherwise the test says it skipped and passes.
+//! The Dockerfile builds a working image. Building needs the network and minutes, so the test is
+//! opt-in (`KSSA_DOCKER_TEST=1`, as the release workflow sets it) and still needs a docker
+//! engine that answers; otherwise it says it skipped and passes.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -33,6 +34,10 @@ fn engine_available() -> bool {
 
 #[test]
 fn dockerfile_builds_a_non_root_image_running_kssa() {
+    if std::env::var_os("KSSA_DOCKER_TEST").is_none_or(|v| v != "1") {
+        eprintln!("skipped: set KSSA_DOCKER_TEST=1 to build the image");
+        return;
+    }
     if !engine_available() {
         eprintln!("skipped: no docker engine");
         return;
