@@ -240,8 +240,11 @@ fn patch_vectors_through_kssa_update() {
                     invalid.push(name(v));
                     Ok(())
                 }
-                // A result the server's validation refuses (422, issue 14).
-                _ if code == Some(1) && stdout.is_empty() && stderr.contains(" is invalid") => {
+                // A result the server refuses: validation's 422, decoding's 400 (issue 14).
+                _ if code == Some(1)
+                    && stdout.is_empty()
+                    && (stderr.contains(" is invalid") || stderr.contains("Error from server")) =>
+                {
                     invalid.push(name(v));
                     Ok(())
                 }

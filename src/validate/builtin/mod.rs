@@ -49,3 +49,6 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     }
     errors
 }
+
+#[cfg(test)]
+mod tests;
