@@ -6,7 +6,7 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod core;
-mod meta;
+pub(crate) mod meta;
 mod pod;
 mod selector;
 mod workloads;
@@ -49,3 +49,6 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     }
     errors
 }
+
+#[cfg(test)]
+mod tests;

@@ -26,14 +26,14 @@ fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>)
     }
 }
 
-/// The selector rules of Deployments, ReplicaSets and StatefulSets: required, valid, not
-/// empty (`empty selector is invalid for <what>`), then the template (its labels must match).
-fn selector_and_template(
+/// The selector of Deployments, ReplicaSets and StatefulSets: required, valid, not empty
+/// (`empty selector is invalid for <what>`). Returns what it converts to.
+fn required_selector<'v>(
     w: &Write,
-    spec: &Value,
+    spec: &'v Value,
     what: &str,
     errors: &mut Vec<FieldError>,
-) -> bool {
+) -> (Option<&'v Value>, Selector<'v>) {
     let sel = spec.get("selector").filter(|s| !s.is_null());
     match sel {
         None => errors.push(FieldError::required("spec.selector", "")),
@@ -48,7 +48,18 @@ fn selector_and_template(
             }
         }
     }
-    let converted = Selector::of(sel);
+    (sel, Selector::of(sel))
+}
+
+/// [`required_selector`], then the template's labels must match it; `false` when the
+/// selector does not convert (`invalid label selector`) and the template is not checked.
+fn selector_and_template(
+    w: &Write,
+    spec: &Value,
+    what: &str,
+    errors: &mut Vec<FieldError>,
+) -> bool {
+    let (sel, converted) = required_selector(w, spec, what, errors);
     if !converted.converts() {
         errors.push(FieldError::invalid(
             "spec.selector",
@@ -240,21 +251,7 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     non_negative(spec.get("replicas"), "spec.replicas", errors);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
-    let sel = spec.get("selector").filter(|s| !s.is_null());
-    match sel {
-        None => errors.push(FieldError::required("spec.selector", "")),
-        Some(s) => {
-            selector::validate(s, "spec.selector", w.version(), errors);
-            if Selector::of(Some(s)).is_empty() {
-                errors.push(FieldError::invalid(
-                    "spec.selector",
-                    quoted(Some(s)),
-                    "empty selector is invalid for statefulset",
-                ));
-            }
-        }
-    }
-    let converted = Selector::of(sel);
+    let (sel, converted) = required_selector(w, spec, "statefulset", errors);
     if converted.converts() {
         template_labels_match(&converted, spec, errors);
         let empty = Value::Null;
