@@ -240,8 +240,14 @@ fn patch_vectors_through_kssa_update() {
                     invalid.push(name(v));
                     Ok(())
                 }
-                // A result the server's validation refuses (422, issue 14).
-                _ if code == Some(1) && stdout.is_empty() && stderr.contains(" is invalid") => {
+                // A result the server refuses: validation (422) or decoding the patched
+                // object (400: values its Go type cannot hold, fields it does not declare),
+                // issue 14.
+                _ if code == Some(1)
+                    && stdout.is_empty()
+                    && (stderr.contains(" is invalid")
+                        || stderr.contains("cannot be handled as a")) =>
+                {
                     invalid.push(name(v));
                     Ok(())
                 }
