@@ -170,7 +170,7 @@ pub fn write(
         body: object,
         live: live.map(|_| stored),
     });
-    let warnings = match &check {
+    let mut warnings = match &check {
         Some(check) => check.before().map_err(WriteError::Refused)?,
         None => Vec::new(),
     };
@@ -208,9 +208,10 @@ pub fn write(
         crate::defaults::store_over(&mut result, stored, kind);
     }
     if let Some(check) = &check {
-        check
+        let more = check
             .after(&result, req.defaulting)
             .map_err(WriteError::Refused)?;
+        warnings.extend(more);
     }
     let stored = read_stored(original, kind, req);
     let stored = stored.as_ref();

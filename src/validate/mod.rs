@@ -110,8 +110,9 @@ impl<'a> Write<'a> {
 
     /// Stage 3, on the object the write would store (after the field manager and defaulting;
     /// `defaulted: false` when the caller stores the raw merge, which is then defaulted here
-    /// for checking only, as the server always defaults).
-    pub fn after(&self, object: &Value, defaulted: bool) -> Result<(), StatusError> {
+    /// for checking only, as the server always defaults). `Ok` carries the warnings (full
+    /// lines) the server sends back and kssa's notices about what it could not check.
+    pub fn after(&self, object: &Value, defaulted: bool) -> Result<Vec<String>, StatusError> {
         let object = if defaulted {
             Cow::Borrowed(object)
         } else {
@@ -120,9 +121,11 @@ impl<'a> Write<'a> {
         precondition::check(self, &object)?;
         let mut errors = precondition::immutable_metadata(self, &object);
         errors.extend(builtin::check(self, &object));
-        errors.extend(crd::check(self, &object));
+        let mut warnings = Vec::new();
+        let custom = crd::check(self, &object, &errors, &mut warnings);
+        errors.extend(custom);
         if errors.is_empty() {
-            return Ok(());
+            return Ok(warnings);
         }
         Err(self.invalid(&object, &errors))
     }

@@ -338,6 +338,6 @@ fn pvc_detail(w: &Write) -> &'static str {
 }
 
 /// `Pod`: its spec.
-pub fn pod(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    pod::spec(spec(object), "spec", errors);
+pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    pod::spec(spec(object), "spec", w.version(), errors);
 }

@@ -45,12 +45,13 @@ pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut
     spec(
         template.get("spec").unwrap_or(&empty),
         &format!("{path}.spec"),
+        version,
         errors,
     );
 }
 
 /// `ValidatePodSpec` at `path`.
-pub fn spec(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let volumes = volumes(
         items(spec.get("volumes")),
         &format!("{path}.volumes"),
@@ -87,8 +88,104 @@ pub fn spec(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
             names.insert(name);
         }
     }
+    host_network_ports(spec, path, errors);
     enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
     enumerated(spec, "dnsPolicy", path, DNS_POLICIES, errors);
+    meta::labels(
+        spec.get("nodeSelector"),
+        &format!("{path}.nodeSelector"),
+        version,
+        errors,
+    );
+    let account = text(spec, "serviceAccountName");
+    if !account.is_empty() {
+        for msg in formats::dns1123_subdomain(account) {
+            errors.push(FieldError::invalid(
+                format!("{path}.serviceAccountName"),
+                FieldError::string_value(account),
+                msg,
+            ));
+        }
+    }
+}
+
+/// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0
+/// must equal the container port.
+fn host_network_ports(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    if spec.get("hostNetwork").and_then(Value::as_bool) != Some(true) {
+        return;
+    }
+    for (i, c) in items(spec.get("containers")).iter().enumerate() {
+        for (j, p) in items(c.get("ports")).iter().enumerate() {
+            let host = p.get("hostPort").and_then(Value::as_i64).unwrap_or(0);
+            let container = p.get("containerPort").and_then(Value::as_i64).unwrap_or(0);
+            if host != 0 && host != container {
+                errors.push(FieldError::invalid(
+                    format!("{path}.containers[{i}].ports[{j}].hostPort"),
+                    BadValue::Value(Value::Int(host)),
+                    "must match `containerPort` when `hostNetwork` is true",
+                ));
+            }
+        }
+    }
+}
+
+/// Resources that may be overcommitted (requested below their limit) and are compared
+/// (`helper.IsOvercommitAllowed` for the native compute resources).
+const OVERCOMMITTED: &[&str] = &["cpu", "memory", "ephemeral-storage"];
+
+/// `validateResourceRequirements`: no negative quantity, requests at most the limits.
+fn resources(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let quantities = |key: &str| -> Vec<(&str, &str)> {
+        let mut q: Vec<(&str, &str)> = c
+            .get_path(&["resources", key])
+            .and_then(Value::as_map)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .collect();
+        q.sort();
+        q
+    };
+    let parse = crate::defaults::quantity::Quantity::parse;
+    let shown = |text: &str| {
+        crate::defaults::quantity::canonicalize(text).unwrap_or_else(|| text.to_string())
+    };
+    let zero = parse("0").expect("0 is a quantity");
+    let negative = |key: &str, name: &str, text: &str, errors: &mut Vec<FieldError>| {
+        if parse(text).and_then(|q| q.compare(&zero)) == Some(std::cmp::Ordering::Less) {
+            errors.push(FieldError::invalid(
+                format!("{path}.resources.{key}[{name}]"),
+                FieldError::string_value(&shown(text)),
+                "must be greater than or equal to 0",
+            ));
+        }
+    };
+    let limits = quantities("limits");
+    for (name, text) in &limits {
+        negative("limits", name, text, errors);
+    }
+    for (name, text) in quantities("requests") {
+        negative("requests", name, text, errors);
+        let Some((_, limit)) = limits.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        if !OVERCOMMITTED.contains(&name) {
+            continue;
+        }
+        if let (Some(req), Some(lim)) = (parse(text), parse(limit)) {
+            if req.compare(&lim) == Some(std::cmp::Ordering::Greater) {
+                errors.push(FieldError::invalid(
+                    format!("{path}.resources.requests"),
+                    FieldError::string_value(&shown(text)),
+                    format!(
+                        "must be less than or equal to {name} limit of {}",
+                        shown(limit)
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// A required enum field: `Required value` when empty, `Unsupported value` when unknown.
@@ -173,6 +270,7 @@ fn container_common(c: &Value, path: &str, volumes: &HashSet<&str>, errors: &mut
         errors,
     );
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
+    resources(c, path, errors);
 }
 
 /// `validateContainerPorts`.
