@@ -240,13 +240,10 @@ fn patch_vectors_through_kssa_update() {
                     invalid.push(name(v));
                     Ok(())
                 }
-                // A result the server refuses: validation (422) or decoding the patched
-                // object (400: values its Go type cannot hold, fields it does not declare),
-                // issue 14.
+                // A result the server refuses: validation's 422, decoding's 400 (issue 14).
                 _ if code == Some(1)
                     && stdout.is_empty()
-                    && (stderr.contains(" is invalid")
-                        || stderr.contains("cannot be handled as a")) =>
+                    && (stderr.contains(" is invalid") || stderr.contains("Error from server")) =>
                 {
                     invalid.push(name(v));
                     Ok(())
