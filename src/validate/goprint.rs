@@ -2,7 +2,7 @@
 //! `%#v` of the few typed composites the server quotes (label maps, string lists, label
 //! selectors) and of unstructured values (`map[string]interface {}{…}`).
 
-use crate::patch::gofmt::go_float;
+pub(crate) use crate::patch::gofmt::go_float;
 use crate::value::{Map, Value};
 
 /// The Go type of a typed composite bad value, enough to print it with `%#v`.
