@@ -4,8 +4,11 @@
 
 use super::apply::{without_managed_fields, Outcome, Predicted};
 use super::inputs::{resolve_now, ApplyArgs, Loaded, Pair};
-use kssa::client_apply::{plan, store, ClientOptions, Plan, Request, CLIENT_SIDE_MANAGER};
-use kssa::managed::{Operation, WriteRequest};
+use kssa::client_apply::{
+    plan, store, ClientOptions, Plan, Request, StoreError, CLIENT_SIDE_MANAGER,
+};
+use kssa::managed::{Operation, WriteError, WriteRequest};
+use kssa::validate::StatusError;
 use kssa::value::{from_json_str, to_json_string_pretty, Map, Value};
 
 /// The flags that choose kubectl's client-side apply, spelled as kubectl spells them.
@@ -50,8 +53,13 @@ pub struct ClientPredicted<'a> {
     pub pair: &'a Pair,
     pub live: Option<&'a Value>,
     pub plan: Plan,
-    /// What the server stores; `None` when kubectl fails before sending anything.
+    /// What the server stores; `None` when kubectl fails before sending anything or the
+    /// server refuses the request.
     pub stored: Option<Value>,
+    /// The server's refusal of kubectl's request.
+    pub refused: Option<StatusError>,
+    /// The server's warnings (`Warning: …`).
+    pub server_warnings: Vec<String>,
 }
 
 /// The manager kubectl writes as: `--field-manager` unless left at the server-side default.
@@ -83,7 +91,7 @@ pub fn predict<'a>(
         reset_fields: true,
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
-        validation: None,
+        validation: Some(args.validate.mode),
     };
     let options = ClientOptions {
         overwrite: mode.overwrite,
@@ -93,9 +101,18 @@ pub fn predict<'a>(
     for pair in &loaded.pairs {
         let live = pair.live.map(|i| &loaded.live[i].object.value);
         let plan = plan(&pair.manifest.value, live, &pair.resolved, options);
+        let mut refused = None;
+        let mut server_warnings = Vec::new();
         let stored = match &plan.outcome {
             Ok(request) => match store(live, request, &pair.resolved, &req) {
-                Ok(s) => Some(s.object),
+                Ok(s) => {
+                    server_warnings = s.warnings;
+                    Some(s.object)
+                }
+                Err(StoreError::Write(WriteError::Refused(e))) => {
+                    refused = Some(e);
+                    None
+                }
                 Err(e) => {
                     errors.push(format!("{}: {e}", pair.manifest.origin));
                     None
@@ -108,6 +125,8 @@ pub fn predict<'a>(
             live,
             plan,
             stored,
+            refused,
+            server_warnings,
         });
     }
     anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
@@ -119,6 +138,9 @@ impl<'a> ClientPredicted<'a> {
     /// as it was, like a conflict.
     pub fn as_predicted(&self) -> Predicted<'a> {
         let outcome = match (&self.stored, &self.plan.outcome) {
+            _ if self.refused.is_some() => Outcome::Invalid {
+                error: self.refused.clone().expect("checked"),
+            },
             (Some(object), _) => Outcome::Applied {
                 changed: Some(object) != self.live,
                 object: object.clone(),
@@ -234,6 +256,9 @@ pub fn print_warnings(results: &[ClientPredicted]) -> usize {
         for w in &r.plan.warnings {
             eprint!("{w}");
         }
+        for w in &r.server_warnings {
+            eprintln!("{w}");
+        }
         if let Err(f) = &r.plan.outcome {
             failures += 1;
             eprintln!("error: {}: {f}", r.pair.manifest.origin);
@@ -265,6 +290,13 @@ pub fn run_apply(args: &super::apply::Args, loaded: &Loaded) -> anyhow::Result<s
     use std::io::Write as _;
     let results = predict(loaded, &args.apply, &args.mode)?;
     let failures = print_warnings(&results);
+    let mut invalid = 0;
+    for r in &results {
+        if let Some(e) = &r.refused {
+            invalid += 1;
+            eprint!("{}", super::refused::error_line(&r.pair.manifest.origin, e));
+        }
+    }
     let text = match args.output {
         Output::Json => render_report(&results, args.show_managed_fields),
         Output::Yaml | Output::Name => {
@@ -302,6 +334,9 @@ pub fn run_apply(args: &super::apply::Args, loaded: &Loaded) -> anyhow::Result<s
     }
     if failures > 0 {
         eprintln!("{failures} object(s) would make kubectl apply fail and were not changed");
+    }
+    eprint!("{}", super::refused::not_applied(0, invalid));
+    if failures + invalid > 0 {
         return Ok(super::Status::Found);
     }
     Ok(super::Status::Clean)

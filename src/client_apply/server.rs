@@ -15,6 +15,8 @@ pub struct Stored {
     pub object: Value,
     /// Whether anything (managedFields included) differs from the live object.
     pub changed: bool,
+    /// The server's warnings, as kubectl prints them (`Warning: …`).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -34,10 +36,18 @@ pub fn store(
     kind: &ResolvedKind,
     write_request: &WriteRequest,
 ) -> Result<Stored, StoreError> {
+    // A create is a POST, which the checks of crate::validate predict; a patch's refusals
+    // read differently (`The request is invalid: patch: Invalid value: "map[…]": …`) and are
+    // not predicted.
+    let validation = match request {
+        Request::Create { .. } => write_request.validation,
+        _ => None,
+    };
     let req = WriteRequest {
         operation: Operation::Update,
         force: false,
         subresource: "",
+        validation,
         ..*write_request
     };
     let (live, new) = match (request, live) {
@@ -45,6 +55,7 @@ pub fn store(
             return Ok(Stored {
                 object: live.clone(),
                 changed: false,
+                warnings: Vec::new(),
             })
         }
         (Request::Create { object }, _) => (None, object.clone()),
@@ -74,5 +85,6 @@ pub fn store(
     Ok(Stored {
         changed: outcome.changed || outcome.managed_fields_changed,
         object: outcome.object,
+        warnings: outcome.warnings,
     })
 }

@@ -159,6 +159,19 @@ pub fn write(
     };
     let stored = read_stored(live, kind, req);
     let stored = stored.as_ref();
+    // The server always reads the stored object decoded: without defaulting the write keeps
+    // the raw snapshot, but the checks (immutability above all) compare with what it reads.
+    let read_for_check = match (req.validation, req.defaulting) {
+        (Some(_), false) => read_stored(
+            live,
+            kind,
+            &WriteRequest {
+                defaulting: true,
+                ..*req
+            },
+        ),
+        _ => Cow::Borrowed(stored),
+    };
     // The request and its body are checked before the field manager, the object it would
     // store after defaulting (crate::validate: the handlers' order).
     let check = req.validation.map(|field_validation| validate::Write {
@@ -168,7 +181,7 @@ pub fn write(
         subresource: req.subresource,
         field_validation,
         body: object,
-        live: live.map(|_| stored),
+        live: live.map(|_| read_for_check.as_ref()),
     });
     let mut warnings = match &check {
         Some(check) => check.before().map_err(WriteError::Refused)?,

@@ -55,7 +55,8 @@ fn write(out: &mut String, v: &Value) {
 
 /// `%v` of a float64: shortest digits, exponent form when the exponent is < -4 or >= 6
 /// (strconv's `'g'` with shortest precision).
-fn go_float(f: f64) -> String {
+/// `%v` of a float64 (`strconv` 'g', shortest: exponent form below 1e-4 and from 1e6).
+pub(crate) fn go_float(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }

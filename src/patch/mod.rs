@@ -7,7 +7,7 @@
 //! behaviours; error messages carry the library's wording so they can be compared with it.
 
 mod error;
-mod gofmt;
+pub(crate) mod gofmt;
 mod json_merge_three_way;
 mod json_patch;
 mod merge_patch;

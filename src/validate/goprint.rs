@@ -2,6 +2,8 @@
 //! `%#v` of the few typed composites the server quotes (label maps, string lists, label
 //! selectors) and of unstructured values (`map[string]interface {}{…}`).
 
+// `%v` of a float64, shared with the patch errors.
+pub(crate) use crate::patch::gofmt::go_float;
 use crate::value::{Map, Value};
 
 /// The Go type of a typed composite bad value, enough to print it with `%#v`.
@@ -56,29 +58,6 @@ fn is_go_printable(c: char) -> bool {
         || (0xe000..=0xf8ff).contains(&u)
         || (0xfff9..=0xfffb).contains(&u))
         || c == ' '
-}
-
-/// Go's `%v` of a float64 (`strconv` 'g', shortest): the `%e` form when the exponent is below
-/// -4 or at least 6, else plain.
-pub fn go_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
-    let exp: i32 = exp.parse().expect("{:e} exponent is a number");
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exp.abs())
-    } else {
-        format!("{f}")
-    }
 }
 
 /// How the server prints a scalar or unstructured bad value before 1.34: `%v` for numbers and
@@ -225,15 +204,6 @@ mod tests {
         assert_eq!(go_quote("a\"b\\c\n"), r#""a\"b\\c\n""#);
         assert_eq!(go_quote("é"), "\"é\"");
         assert_eq!(go_quote("\u{1}"), r#""\x01""#);
-    }
-
-    #[test]
-    fn floats_print_like_percent_v() {
-        assert_eq!(go_float(1.5), "1.5");
-        assert_eq!(go_float(1e21), "1e+21");
-        assert_eq!(go_float(123456789.0), "1.23456789e+08");
-        assert_eq!(go_float(100000.5), "100000.5");
-        assert_eq!(go_float(0.00001), "1e-05");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! handlers (endpoints/handlers/patch.go, update.go, create.go; registry/generic/registry
 //! store.go):
 //!
-//! 1. [`Write::before`], before the field manager: the request itself
+//! 1. [`Write::before`], before the field manager: the body's size ([`request::check_size`],
+//!    413), the request itself
 //!    ([`precondition::check_request`]: field manager, subresource), then decoding of the body
 //!    ([`decode::check`]: values the typed decoder refuses, unknown and duplicate fields per
 //!    `--validate`);
@@ -31,6 +32,7 @@ pub mod goprint;
 pub mod gotime;
 pub mod precondition;
 pub mod quantity;
+pub mod request;
 pub mod status;
 
 pub use field::{BadValue, ErrorType, FieldError};
@@ -102,6 +104,7 @@ impl<'a> Write<'a> {
     /// Stage 1, before the field manager: request errors and decoding. `Ok` carries the
     /// warnings the server sends back (kubectl prints them as `Warning: …`).
     pub fn before(&self) -> Result<Vec<String>, StatusError> {
+        request::check_size(self)?;
         precondition::check_request(self)?;
         let mut warnings = Vec::new();
         decode::check(self, &mut warnings)?;

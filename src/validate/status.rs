@@ -20,6 +20,8 @@ pub enum Reason {
     NotFound,
     /// 405: the subresource exists but not for this verb (the router's answer).
     MethodNotAllowed,
+    /// 413: the request body is larger than the server reads (`NewRequestEntityTooLargeError`).
+    RequestEntityTooLarge,
     /// 500 without a reason: an error the server does not classify (`ErrorToAPIStatus` of a
     /// plain Go error), which kubectl prints as `Error from server: <message>`.
     Unknown,
@@ -34,6 +36,7 @@ impl Reason {
             Reason::BadRequest => "BadRequest",
             Reason::NotFound => "NotFound",
             Reason::MethodNotAllowed => "MethodNotAllowed",
+            Reason::RequestEntityTooLarge => "RequestEntityTooLarge",
             Reason::Unknown => "",
         }
     }
@@ -45,6 +48,7 @@ impl Reason {
             Reason::BadRequest => 400,
             Reason::NotFound => 404,
             Reason::MethodNotAllowed => 405,
+            Reason::RequestEntityTooLarge => 413,
             Reason::Unknown => 500,
         }
     }

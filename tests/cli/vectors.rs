@@ -240,8 +240,13 @@ fn patch_vectors_through_kssa_update() {
                     invalid.push(name(v));
                     Ok(())
                 }
-                // A result the server's validation refuses (422, issue 14).
-                _ if code == Some(1) && stdout.is_empty() && stderr.contains(" is invalid") => {
+                // A result the server refuses: its validation (422) or, for an update body,
+                // its decoder (400, strict decoding of unknown fields and Go types; issue 14).
+                _ if code == Some(1)
+                    && stdout.is_empty()
+                    && (stderr.contains(" is invalid")
+                        || stderr.contains("Error from server (BadRequest)")) =>
+                {
                     invalid.push(name(v));
                     Ok(())
                 }
@@ -263,7 +268,7 @@ fn patch_vectors_through_kssa_update() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!(
-        "patch via kssa update: {passed} passed ({} refused as custom resources: {}; {} results refused by schema or object validation, as the API server refuses them: {})",
+        "patch via kssa update: {passed} passed ({} refused as custom resources: {}; {} results refused by schema, decoding or object validation, as the API server refuses them: {})",
         refused.len(),
         refused.join(", "),
         invalid.len(),

@@ -6,7 +6,7 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod core;
-mod meta;
+pub(crate) mod meta;
 mod pod;
 mod selector;
 mod workloads;
@@ -24,6 +24,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "DaemonSet", workloads::daemon_set),
     ("apps", "StatefulSet", workloads::stateful_set),
     ("batch", "Job", workloads::job),
+    ("batch", "CronJob", workloads::cron_job),
     ("", "Pod", core::pod),
     ("", "Service", core::service),
     ("", "ConfigMap", core::config_map),
@@ -49,3 +50,6 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     }
     errors
 }
+
+#[cfg(test)]
+mod tests;

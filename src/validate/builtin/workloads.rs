@@ -26,14 +26,14 @@ fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>)
     }
 }
 
-/// The selector rules of Deployments, ReplicaSets and StatefulSets: required, valid, not
-/// empty (`empty selector is invalid for <what>`), then the template (its labels must match).
-fn selector_and_template(
+/// The selector of Deployments, ReplicaSets and StatefulSets: required, valid, not empty
+/// (`empty selector is invalid for <what>`). Returns what it converts to.
+fn required_selector<'v>(
     w: &Write,
-    spec: &Value,
+    spec: &'v Value,
     what: &str,
     errors: &mut Vec<FieldError>,
-) -> bool {
+) -> (Option<&'v Value>, Selector<'v>) {
     let sel = spec.get("selector").filter(|s| !s.is_null());
     match sel {
         None => errors.push(FieldError::required("spec.selector", "")),
@@ -48,7 +48,18 @@ fn selector_and_template(
             }
         }
     }
-    let converted = Selector::of(sel);
+    (sel, Selector::of(sel))
+}
+
+/// [`required_selector`], then the template's labels must match it; `false` when the
+/// selector does not convert (`invalid label selector`) and the template is not checked.
+fn selector_and_template(
+    w: &Write,
+    spec: &Value,
+    what: &str,
+    errors: &mut Vec<FieldError>,
+) -> bool {
+    let (sel, converted) = required_selector(w, spec, what, errors);
     if !converted.converts() {
         errors.push(FieldError::invalid(
             "spec.selector",
@@ -66,10 +77,20 @@ fn template_labels(spec: &Value) -> Option<&Value> {
 }
 
 fn template_labels_match(sel: &Selector, spec: &Value, errors: &mut Vec<FieldError>) {
+    template_labels_match_at(sel, spec, "spec", errors);
+}
+
+/// The template labels of the spec at `path` must match the selector.
+fn template_labels_match_at(
+    sel: &Selector,
+    spec: &Value,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
     let labels = template_labels(spec);
     if !sel.is_empty() && !sel.matches(labels) {
         errors.push(FieldError::invalid(
-            "spec.template.metadata.labels",
+            format!("{path}.template.metadata.labels"),
             quoted_labels(labels),
             SELECTOR_MISMATCH,
         ));
@@ -78,13 +99,23 @@ fn template_labels_match(sel: &Selector, spec: &Value, errors: &mut Vec<FieldErr
 
 /// A restart policy the controller does not allow in its template.
 fn template_restart_policy(spec: &Value, allowed: &[&str], errors: &mut Vec<FieldError>) {
+    template_restart_policy_at(spec, "spec", allowed, errors);
+}
+
+/// [`template_restart_policy`] of the spec at `path`.
+fn template_restart_policy_at(
+    spec: &Value,
+    path: &str,
+    allowed: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
     let policy = spec
         .get_path(&["template", "spec", "restartPolicy"])
         .and_then(Value::as_str)
         .unwrap_or("");
     if !allowed.contains(&policy) {
         errors.push(FieldError::not_supported(
-            "spec.template.spec.restartPolicy",
+            format!("{path}.template.spec.restartPolicy"),
             FieldError::string_value(policy),
             allowed,
         ));
@@ -240,21 +271,7 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     non_negative(spec.get("replicas"), "spec.replicas", errors);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
-    let sel = spec.get("selector").filter(|s| !s.is_null());
-    match sel {
-        None => errors.push(FieldError::required("spec.selector", "")),
-        Some(s) => {
-            selector::validate(s, "spec.selector", w.version(), errors);
-            if Selector::of(Some(s)).is_empty() {
-                errors.push(FieldError::invalid(
-                    "spec.selector",
-                    quoted(Some(s)),
-                    "empty selector is invalid for statefulset",
-                ));
-            }
-        }
-    }
-    let converted = Selector::of(sel);
+    let (sel, converted) = required_selector(w, spec, "statefulset", errors);
     if converted.converts() {
         template_labels_match(&converted, spec, errors);
         let empty = Value::Null;
@@ -295,35 +312,94 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateJob` / `ValidateJobUpdate`: the template (restart policy `OnFailure` or `Never`) and,
-/// on update, the immutable selector, completions and template.
-pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let spec = spec(object);
+/// `ValidateJobSpec` of the Job spec at `path` (`spec`, or a CronJob's
+/// `spec.jobTemplate.spec`): counts, a manual selector, the pod template and its restart policy.
+fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     for key in [
         "parallelism",
         "completions",
         "activeDeadlineSeconds",
         "backoffLimit",
     ] {
-        non_negative(spec.get(key), &format!("spec.{key}"), errors);
+        non_negative(spec.get(key), &format!("{path}.{key}"), errors);
     }
     let sel = spec.get("selector").filter(|s| !s.is_null());
     if let Some(s) = sel {
-        selector::validate(s, "spec.selector", w.version(), errors);
+        selector::validate(s, &format!("{path}.selector"), w.version(), errors);
     }
     let converted = Selector::of(sel);
     let manual = spec.get("manualSelector").and_then(Value::as_bool) == Some(true);
     if sel.is_some() && converted.converts() && manual {
-        template_labels_match(&converted, spec, errors);
+        template_labels_match_at(&converted, spec, path, errors);
     }
     let empty = Value::Null;
     pod::template(
         spec.get("template").unwrap_or(&empty),
-        "spec.template",
+        &format!("{path}.template"),
         w.version(),
         errors,
     );
-    template_restart_policy(spec, &["OnFailure", "Never"], errors);
+    template_restart_policy_at(spec, path, &["OnFailure", "Never"], errors);
+}
+
+/// CronJob names leave room for the 11-character suffix of the Jobs they create.
+const CRONJOB_NAME_MAX: usize = 52;
+
+/// `ValidateCronJobCreate` / `ValidateCronJobUpdate`: schedule required, concurrency policy,
+/// the job template's spec, and (on create) the name's length.
+pub fn cron_job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    if spec
+        .get("schedule")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        errors.push(FieldError::required("spec.schedule", ""));
+    }
+    non_negative(
+        spec.get("startingDeadlineSeconds"),
+        "spec.startingDeadlineSeconds",
+        errors,
+    );
+    let policy = spec
+        .get("concurrencyPolicy")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    match policy {
+        "Allow" | "Forbid" | "Replace" => {}
+        "" => errors.push(FieldError::required("spec.concurrencyPolicy", "")),
+        other => errors.push(FieldError::not_supported(
+            "spec.concurrencyPolicy",
+            FieldError::string_value(other),
+            &["Allow", "Forbid", "Replace"],
+        )),
+    }
+    let empty = Value::Null;
+    let template = spec.get("jobTemplate").unwrap_or(&empty);
+    job_spec(
+        w,
+        template.get("spec").unwrap_or(&empty),
+        "spec.jobTemplate.spec",
+        errors,
+    );
+    let name = object
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !w.is_update() && name.len() > CRONJOB_NAME_MAX {
+        errors.push(FieldError::invalid(
+            "metadata.name",
+            FieldError::string_value(name),
+            format!("must be no more than {CRONJOB_NAME_MAX} characters"),
+        ));
+    }
+}
+
+/// `ValidateJob` / `ValidateJobUpdate`: the template (restart policy `OnFailure` or `Never`) and,
+/// on update, the immutable selector, completions and template.
+pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    job_spec(w, spec, "spec", errors);
     let Some(old) = w.live else { return };
     let old_spec = self::spec(old);
     for key in ["completions", "selector"] {

@@ -10,6 +10,7 @@
 
 mod cel;
 mod cel_values;
+mod embedded;
 mod formats;
 mod listtype;
 pub mod schema;
@@ -80,6 +81,7 @@ pub fn validate_custom_resource(
     version: KubeVersion,
 ) -> CrdVerdict {
     let mut errors = structural::validate_object(root, object, old, version);
+    errors.extend(embedded::validate_embedded(root, object, version));
     // On update the list invariants are ratcheted as a whole: checked only if the old object
     // kept them.
     if old.is_none_or(|o| listtype::validate_lists(root, o).is_empty()) {

@@ -1,0 +1,116 @@
+//! The built-in rules on small objects: which errors, in which order, with which wording.
+
+use super::selector::{semantic_eq, Selector};
+use crate::kube::{KubeVersion, SchemaRegistry};
+use crate::managed::Operation;
+use crate::validate::{FieldValidation, Write};
+use crate::value::{from_json_str, Value};
+
+fn json(text: &str) -> Value {
+    from_json_str(text).unwrap()
+}
+
+/// The kubectl message for `object` written over `live` (defaulted first, as the server does).
+fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
+    let object = json(object);
+    let live = live.map(json);
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap();
+    let kind = SchemaRegistry::for_version(KubeVersion::new(minor).unwrap())
+        .resolve(text("apiVersion"), text("kind"))
+        .unwrap();
+    let w = Write {
+        kind: &kind,
+        operation: Operation::Apply,
+        manager: "test",
+        subresource: "",
+        field_validation: FieldValidation::Strict,
+        body: &object,
+        live: live.as_ref(),
+    };
+    w.after(&object, false).err().map(|e| e.kubectl_message())
+}
+
+const DEPLOYMENT: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment",
+  "metadata":{"name":"web","namespace":"default"},
+  "spec":{"selector":{"matchLabels":{"app":"web"}},
+    "template":{"metadata":{"labels":{"app":"web"}},
+      "spec":{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80}]}]}}}}"#;
+
+#[test]
+fn a_valid_deployment_passes() {
+    assert_eq!(refusal(DEPLOYMENT, None, 37), None);
+}
+
+#[test]
+fn selector_must_match_template_labels_worded_per_version() {
+    let bad = DEPLOYMENT.replace(r#""labels":{"app":"web"}"#, r#""labels":{"app":"api"}"#);
+    assert_eq!(
+        refusal(&bad, None, 33).unwrap(),
+        "The Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"api\"}: `selector` does not match template `labels`"
+    );
+    assert_eq!(
+        refusal(&bad, None, 34).unwrap(),
+        "The Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"
+    );
+}
+
+#[test]
+fn selectors_are_immutable_on_update_only() {
+    let changed = DEPLOYMENT
+        .replace("\"web\"}}", "\"web2\"}}")
+        .replace(r#""labels":{"app":"web"}"#, r#""labels":{"app":"web2"}"#);
+    assert_eq!(refusal(&changed, None, 37), None);
+    assert_eq!(
+        refusal(&changed, Some(DEPLOYMENT), 37).unwrap(),
+        "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web2\"}}: field is immutable"
+    );
+}
+
+#[test]
+fn container_errors_are_listed_in_the_servers_order() {
+    let bad = DEPLOYMENT
+        .replace(r#""name":"web","image""#, r#""image""#)
+        .replace(
+            r#""containerPort":80"#,
+            r#""containerPort":80,"protocol":"TCPP""#,
+        );
+    assert_eq!(
+        refusal(&bad, None, 37).unwrap(),
+        "The Deployment \"web\" is invalid: \n* spec.template.spec.containers[0].name: Required value\n* spec.template.spec.containers[0].ports[0].protocol: Unsupported value: \"TCPP\": supported values: \"SCTP\", \"TCP\", \"UDP\""
+    );
+}
+
+#[test]
+fn kinds_without_a_schema_are_not_checked() {
+    // A kind no schema describes is not checked at all (its scope and name rule are unknown).
+    let object =
+        r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"Bad_Name"}}"#;
+    assert_eq!(refusal(object, None, 37), None);
+}
+
+#[test]
+fn selectors_match_like_label_selectors() {
+    let sel = json(
+        r#"{"matchLabels":{"a":"1"},"matchExpressions":[{"key":"b","operator":"NotIn","values":["x"]},{"key":"c","operator":"Exists"}]}"#,
+    );
+    let s = Selector::of(Some(&sel));
+    assert!(s.matches(Some(&json(r#"{"a":"1","c":""}"#))));
+    assert!(!s.matches(Some(&json(r#"{"a":"1","b":"x","c":""}"#))));
+    assert!(!s.matches(Some(&json(r#"{"a":"1"}"#))));
+    assert!(Selector::of(Some(&json("{}"))).is_empty());
+    assert!(!Selector::of(None).matches(Some(&json(r#"{"a":"1"}"#))));
+    let bad = json(r#"{"matchExpressions":[{"key":"a","operator":"In"}]}"#);
+    assert!(!Selector::of(Some(&bad)).converts());
+}
+
+#[test]
+fn semantic_equality_treats_empty_as_absent() {
+    let a = json(r#"{"matchLabels":{"a":"1"},"matchExpressions":[]}"#);
+    let b = json(r#"{"matchLabels":{"a":"1"}}"#);
+    assert!(semantic_eq(Some(&a), Some(&b)));
+    assert!(semantic_eq(None, Some(&json("{}"))));
+    assert!(!semantic_eq(
+        Some(&a),
+        Some(&json(r#"{"matchLabels":{"a":"2"}}"#))
+    ));
+}
