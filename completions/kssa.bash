@@ -113,7 +113,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,7 +213,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-secrets --exit-code --no-exit-code --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,11 +264,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -283,7 +283,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
+            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --skip-non-objects --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -334,11 +334,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "unified json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --selector)
@@ -581,7 +581,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --blame --manager --extract --fields --kube-version --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --skip-non-objects --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --blame --manager --extract --fields --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -647,7 +647,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__migrate__subcmd__csa)
-            opts="-R -f -o -h -V --live --recursive --from --to --subresource --filename --schema --now --write --output --kube-version --color --help --version"
+            opts="-R -f -o -h -V --live --recursive --skip-non-objects --from --to --subresource --filename --schema --now --write --output --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,7 +735,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__strip__subcmd__managed)
-            opts="-R -h -V --recursive --in-place --server-fields --manager --prefix --neat --color --help --version"
+            opts="-R -h -V --recursive --skip-non-objects --in-place --server-fields --manager --prefix --neat --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -64,6 +64,7 @@ always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -83,7 +84,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
-github\t'GitHub Actions workflow annotations'"
+github\t'GitHub Actions workflow annotations'
+sarif\t'A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column'"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s l -l selector -d 'With --prune: objects matching this label selector (`app=web,tier!=db`) are in scope' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l applyset -d 'With --prune: the ApplySet parent, `[RESOURCE][.GROUP]/NAME` (a Secret by default) in the -n namespace; its members are in scope and applied objects join it' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune-allowlist -d 'With -l: the kinds in scope, as `group/version/kind` (`core/v1/ConfigMap`); repeatable. Default: kubectl\'s list' -r
@@ -97,6 +99,7 @@ always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -120,19 +123,21 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d '
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+sarif\t'A SARIF 2.1.0 log for code scanning: each conflicting field at its file:line:column'"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s R -l recursive -d 'Read directories given with -f and --live recursively'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l strict-schemas -d 'Refuse kinds no schema describes instead of using the deduced schema'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a notice, instead of failing on them (kustomization and Helm chart files are always skipped)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l show-secrets -d 'Show Secret `data`/`stringData` values instead of `***`'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
-complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F
@@ -148,6 +153,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l force-conflicts -d 'Take conflicting fields over from their other managers'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l normalize-unions -d 'Normalize union ("one of") fields as KEP-1027 proposed; no API server does (see docs/unions.md)'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l no-defaults -d 'Show the raw merge: no typed round trip, no built-in or CRD defaults'
@@ -161,6 +167,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l in-place -d 'Rewrite the files (atomically) instead of printing'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l server-fields -d 'Also drop what the server fills in: resourceVersion, uid, creationTimestamp, generation, selfLink, status and the last-applied annotation. The object is first decoded as the API server reads it (typed round trip and defaults), so an old snapshot becomes what `kubectl get` shows today'
 complete -c kssa -n "__fish_kssa_using_subcommand strip-managed" -l prefix -d 'Match --manager names as prefixes'
@@ -182,6 +189,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l color -d 'When
 always\t''
 never\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s R -l recursive -d 'Read directories recursively'
+complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l skip-non-objects -d 'Skip documents that are not Kubernetes objects (neither apiVersion nor kind)'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -l write -d 'Update the snapshot files in place (atomically)'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand migrate-csa" -s V -l version -d 'Print version'

@@ -5,7 +5,7 @@ use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair}
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::{refused, Status};
 use anyhow::Context as _;
-use kssa::io::{new_object_path, rewrite_documents, write_atomic};
+use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic, Anchor, Object};
 use kssa::kube::ResolvedKind;
 use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
@@ -59,6 +59,15 @@ pub enum Outcome {
     Invalid {
         error: StatusError,
     },
+}
+
+/// Where to point a conflict message: the manifest's first conflicting field.
+pub fn conflict_origin(manifest: &Object, conflicts: &[ConflictDetail]) -> String {
+    let path = conflicts
+        .first()
+        .map(|c| c.path.to_string())
+        .unwrap_or_default();
+    manifest.origin.at(&path, Anchor::Key)
 }
 
 /// One manifest's predicted result.
@@ -123,14 +132,17 @@ pub fn predict_one<'a>(
             outcome,
         }),
         Err(e) => {
-            // Blame the live snapshot when it is the object that does not fit its schema.
-            let live_origin = pair.live.map(|i| &live_objects[i].object).filter(|o| {
-                Typed::new(&pair.resolved.schema, &pair.resolved.type_ref)
-                    .validate(&o.value, true)
-                    .is_err()
+            // Blame the live snapshot, at its first bad node, when it is the object that
+            // does not fit its schema.
+            let typed = Typed::new(&pair.resolved.schema, &pair.resolved.type_ref);
+            let blamed = pair.live.and_then(|i| {
+                let o = &live_objects[i].object;
+                let errs = typed.validate(&o.value, true).err()?;
+                let (node, anchor) = errs.0.first().map(validation_node)?;
+                Some(o.origin.at(&node, anchor))
             });
-            let origin = live_origin.map_or(&pair.manifest.origin, |o| &o.origin);
-            Err(format!("{origin}: {e}"))
+            let at = blamed.unwrap_or_else(|| pair.manifest.origin.to_string());
+            Err(format!("{at}: {e}"))
         }
     }
 }
@@ -385,9 +397,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             } else {
                 without_managed_fields(object)
             }),
-            Outcome::Conflicts { message, .. } => {
+            Outcome::Conflicts {
+                message,
+                conflicts: details,
+            } => {
                 conflicts += 1;
-                eprintln!("error: {}: {message}", r.pair.manifest.origin);
+                let at = conflict_origin(&r.pair.manifest, details);
+                eprintln!("error: {at}: {message}");
             }
             Outcome::Invalid { error } => {
                 invalid += 1;

@@ -5,6 +5,7 @@ use super::apply::{predict, Outcome};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::{refused, Status};
+use kssa::io::Anchor;
 use kssa::kube::VersionConverter;
 use kssa::merge::Converter;
 use kssa::render::{
@@ -18,6 +19,8 @@ use std::io::Write as _;
 pub enum Format {
     Text,
     Json,
+    /// A SARIF 2.1.0 log for code scanning: each conflicting field at its file:line:column.
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -49,6 +52,12 @@ fn force_command(file: &str, args: &ApplyArgs) -> String {
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let sarif = args.output == Format::Sarif;
+    let result = run_output(args, color);
+    super::inputs::sarif_on_input_errors(sarif, result)
+}
+
+fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     let loaded = Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
@@ -95,15 +104,21 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             let shown = |v: Option<&Value>| v.map(|v| if hide { masked() } else { v.clone() });
             match items.iter_mut().find(|i| i.path == path) {
                 Some(i) => i.owners.push(owner),
-                None => items.push(ConflictItem {
-                    path,
-                    mine: shown(mine_at.as_ref().and_then(|v| value_at(v, &c.path))),
-                    live: shown(live_at.as_ref().and_then(|l| value_at(l, &c.path))),
-                    owners: vec![owner],
-                }),
+                None => {
+                    let at = m.origin.position(&path, Anchor::Key);
+                    items.push(ConflictItem {
+                        path,
+                        mine: shown(mine_at.as_ref().and_then(|v| value_at(v, &c.path))),
+                        live: shown(live_at.as_ref().and_then(|l| value_at(l, &c.path))),
+                        owners: vec![owner],
+                        line: at.line,
+                        column: at.column,
+                    })
+                }
             }
         }
         let file = m.origin.source.to_string();
+        let start = m.origin.position("", Anchor::Value);
         reports.push(ConflictReport {
             name: object_file_name(
                 m.group(),
@@ -117,7 +132,8 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             ),
             force_command: force_command(&file, &args.apply),
             file,
-            line: m.origin.line,
+            line: start.line,
+            column: start.column,
             field_manager: args.apply.field_manager.clone(),
             message: message.clone(),
             items,
@@ -125,6 +141,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let text = match args.output {
         Format::Json => render_conflicts_json(&reports),
+        Format::Sarif => {
+            kssa::render::render_sarif(&kssa::render::conflict_report_findings(&reports))
+        }
         Format::Text if reports.is_empty() && invalid == 0 => format!(
             "No conflicts: {} object(s) apply cleanly as {:?}.\n",
             results.len(),

@@ -1,7 +1,7 @@
 //! `kssa diff`: a unified diff per object from the live object to the predicted result, as
 //! `kubectl diff --server-side` shows it, or an external program over LIVE/MERGED directories.
 
-use super::apply::{predict, Outcome, Predicted};
+use super::apply::{conflict_origin, predict, Outcome, Predicted};
 use super::exit::ExitArgs;
 use super::ignore::IgnoreArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
@@ -11,9 +11,11 @@ use super::{refused, Status};
 use anyhow::Context as _;
 use kssa::changes::{entries_of, field_changes, FieldChange};
 use kssa::ignore::{IgnoredChange, RuleSet};
+use kssa::io::Anchor;
 use kssa::render::{
-    ignored_lines, mask_secrets, object_file_name, render_changes_json, render_github,
-    summary_line, unified_diff, ChangeKind, ObjectChange, Style, Summary,
+    conflict_findings, ignored_lines, mask_secrets, object_file_name, render_changes_json,
+    render_github, render_sarif, summary_line, unified_diff, ChangeKind, FieldConflict,
+    ObjectChange, Style, Summary,
 };
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -28,6 +30,8 @@ pub enum DiffOutput {
     Json,
     /// GitHub Actions workflow annotations.
     Github,
+    /// A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column.
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -229,18 +233,27 @@ fn external(program: &str, all: &[Sides]) -> anyhow::Result<Status> {
 }
 
 /// What the diff says of one object, and the conflicting paths with their managers.
-fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<(String, Vec<String>)>) {
+fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<FieldConflict>) {
+    let m = &r.pair.manifest;
     match &r.outcome {
         Outcome::Conflicts { conflicts, .. } => {
-            let mut paths: Vec<(String, Vec<String>)> = Vec::new();
+            let mut fields: Vec<FieldConflict> = Vec::new();
             for c in conflicts {
                 let p = c.path.to_string();
-                match paths.iter_mut().find(|(q, _)| *q == p) {
-                    Some((_, ms)) => ms.push(c.manager.clone()),
-                    None => paths.push((p, vec![c.manager.clone()])),
+                match fields.iter_mut().find(|f| f.path == p) {
+                    Some(f) => f.managers.push(c.manager.clone()),
+                    None => {
+                        let at = m.origin.position(&p, Anchor::Key);
+                        fields.push(FieldConflict {
+                            path: p,
+                            managers: vec![c.manager.clone()],
+                            line: at.line,
+                            column: at.column,
+                        })
+                    }
                 }
             }
-            (ChangeKind::Conflicts, paths)
+            (ChangeKind::Conflicts, fields)
         }
         Outcome::Invalid { .. } => (ChangeKind::Invalid, Vec::new()),
         Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
@@ -269,8 +282,9 @@ fn notice_after_decoding(
 ) -> Option<String> {
     let m = &r.pair.manifest;
     match (&r.outcome, args.apply.store.no_defaults, change) {
-        (Outcome::Conflicts { message, .. }, _, _) => {
-            Some(format!("conflict: {}: {message}\n", m.origin))
+        (Outcome::Conflicts { conflicts, message }, _, _) => {
+            let at = conflict_origin(m, conflicts);
+            Some(format!("conflict: {at}: {message}\n"))
         }
         (Outcome::Invalid { error }, _, _) => Some(refused::error_line(&m.origin, error)),
         (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
@@ -321,6 +335,12 @@ fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Stat
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
+    let sarif = args.output == DiffOutput::Sarif;
+    let result = run_output(args, color);
+    super::inputs::sarif_on_input_errors(sarif, result)
+}
+
+fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     if args.compare_modes {
         return super::client_side::run_compare(&args);
     }
@@ -409,6 +429,9 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         DiffOutput::Github => {
             stdout.write_all(render_github(&changes).as_bytes())?;
             stdout.write_all(summary_line(&summary).as_bytes())?;
+        }
+        DiffOutput::Sarif => {
+            stdout.write_all(render_sarif(&conflict_findings(&changes)).as_bytes())?;
         }
     }
     stdout.flush()?;

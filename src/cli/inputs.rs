@@ -4,8 +4,8 @@
 
 use anyhow::Context as _;
 use kssa::io::{
-    check_manifest, expand_paths, objects_of, read_source, InputError, Object, ObjectKey, Source,
-    SourceText,
+    check_manifest, expand_paths, managed_fields_error, objects_of, read_source, skipped_file,
+    validation_error, InputError, Object, ObjectKey, ReadOptions, Source, SourceText, Stdin,
 };
 use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
@@ -40,6 +40,10 @@ pub struct InputArgs {
     pub strict_schemas: bool,
     #[command(flatten)]
     pub kube: super::version::KubeVersionArgs,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind), with a
+    /// notice, instead of failing on them (kustomization and Helm chart files are always skipped).
+    #[arg(long)]
+    pub skip_non_objects: bool,
 }
 
 impl InputArgs {
@@ -260,53 +264,112 @@ struct Deferred {
     args: InputArgs,
 }
 
+/// How manifests and live objects are read.
+fn object_options(args: &InputArgs) -> ReadOptions {
+    ReadOptions {
+        recursive: args.recursive,
+        skip_non_objects: args.skip_non_objects,
+        ..ReadOptions::default()
+    }
+}
+
 /// Manifests above this many bytes are checked first and read again object by object while
 /// merging, so memory stays bounded by the largest object rather than by the input.
 const KEEP_LIMIT: usize = 8 << 20;
 
-/// Every input error at once, as one error whose lines each start with `error: `.
+/// Every input error of a run, kept whole so that renderers can place each one (SARIF); shown
+/// as one error whose lines each start with `error: `.
+#[derive(Debug)]
+pub struct InputErrors(pub Vec<InputError>);
+
+impl std::fmt::Display for InputErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&lines.join("\nerror: "))
+    }
+}
+
+impl std::error::Error for InputErrors {}
+
+impl InputErrors {
+    /// Each error as a finding at its file, line and column.
+    pub fn findings(&self) -> Vec<kssa::render::LocatedFinding> {
+        self.0
+            .iter()
+            .map(|e| {
+                let (file, at) = e.location().unwrap_or_default();
+                kssa::render::LocatedFinding {
+                    rule: kssa::render::Rule::InvalidInput,
+                    file,
+                    line: at.map_or(0, |p| p.line),
+                    column: at.map_or(0, |p| p.column),
+                    message: e.message(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// With `-o sarif`, bad input is also a SARIF log on stdout (the error still goes to stderr
+/// and exits 2), so code scanning shows each problem at its line.
+pub fn sarif_on_input_errors(
+    sarif: bool,
+    result: anyhow::Result<super::Status>,
+) -> anyhow::Result<super::Status> {
+    if let (true, Err(e)) = (sarif, &result) {
+        if let Some(errors) = e.downcast_ref::<InputErrors>() {
+            print!("{}", kssa::render::render_sarif(&errors.findings()));
+        }
+    }
+    result
+}
+
+/// Every input error at once (see [`InputErrors`]).
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    anyhow::anyhow!("{}", lines.join("\nerror: "))
+    anyhow::Error::new(InputErrors(errors))
 }
 
 /// Reads the sources of `paths` in order, each as its text or the error that replaces it;
-/// path expansion errors go to `errors`.
+/// path expansion errors go to `errors`, skipped files' notices to `notices`.
 fn read_texts(
     paths: &[PathBuf],
-    recursive: bool,
+    options: ReadOptions,
     errors: &mut Vec<InputError>,
-    stdin_used: &mut bool,
+    notices: &mut Vec<String>,
+    stdin: &mut Stdin,
 ) -> Vec<Result<SourceText, InputError>> {
-    let (sources, errs) = expand_paths(paths, recursive);
+    let (sources, errs) = expand_paths(paths, options.recursive);
     errors.extend(errs);
     let mut out = Vec::new();
     for source in sources {
+        if let Some(why) = skipped_file(&source) {
+            notices.push(format!("notice: {source}: skipped: {why}"));
+            continue;
+        }
         if source == Source::Stdin {
-            if *stdin_used {
-                out.push(Err(InputError::Other(
-                    "stdin (`-`) can only be read once".into(),
-                )));
+            if let Err(e) = stdin.take() {
+                out.push(Err(e));
                 continue;
             }
-            *stdin_used = true;
         }
         out.push(read_source(&source, &mut std::io::stdin().lock()));
     }
     out
 }
 
+/// Reads some paths through `io`, collecting errors and skip notices.
 fn read_all(
     paths: &[PathBuf],
-    recursive: bool,
+    options: ReadOptions,
     errors: &mut Vec<InputError>,
-    stdin_used: &mut bool,
+    notices: &mut Vec<String>,
+    stdin: &mut Stdin,
 ) -> Vec<(Source, Vec<Object>, String)> {
     let mut out = Vec::new();
-    for text in read_texts(paths, recursive, errors, stdin_used) {
+    for text in read_texts(paths, options, errors, notices, stdin) {
         match text {
             Ok(text) => {
-                let (objs, errs) = objects_of(&text);
+                let (objs, errs) = objects_of(&text, options, notices);
                 errors.extend(errs);
                 let raw = String::from_utf8_lossy(&text.bytes).into_owned();
                 out.push(((*text.source).clone(), objs, raw));
@@ -369,17 +432,16 @@ impl PairMaker<'_> {
                 Typed::new(&resolved.schema, &resolved.type_ref).validate(&manifest.value, false)
             {
                 // Which fields exist depends on the Kubernetes version: say which one.
-                let message = |e: &kssa::typed::ValidationError| {
-                    let mut message = e.message.clone();
-                    if message == kssa::typed::FIELD_NOT_DECLARED {
-                        message.push_str(&resolved.version_note());
-                    }
-                    message
-                };
                 return Err(errs
                     .0
                     .iter()
-                    .map(|e| InputError::invalid(&manifest.origin, &e.path, message(e)))
+                    .map(|e| {
+                        let error = validation_error(&manifest.origin, e);
+                        match e.message == kssa::typed::FIELD_NOT_DECLARED {
+                            true => error.with_note(&resolved.version_note()),
+                            false => error,
+                        }
+                    })
                     .collect());
             }
         }
@@ -422,10 +484,16 @@ impl Loaded {
         defer_above: Option<usize>,
     ) -> anyhow::Result<Loaded> {
         let mut errors = Vec::new();
-        let mut stdin_used = false;
+        let mut notices = Vec::new();
+        let mut stdin = Stdin::default();
         let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
+        let schemas = ReadOptions {
+            recursive: true,
+            ..ReadOptions::default()
+        };
+        let objects = object_options(args);
 
-        for (_, objs, _) in read_all(&args.schema, true, &mut errors, &mut stdin_used) {
+        for (_, objs, _) in read_all(&args.schema, schemas, &mut errors, &mut notices, &mut stdin) {
             for o in objs {
                 match registry.add_document(&o.value) {
                     Ok(_) => {}
@@ -437,9 +505,10 @@ impl Loaded {
         // then the live objects', then each manifest's.
         let slots = read_texts(
             &args.filenames,
-            args.recursive,
+            objects,
             &mut errors,
-            &mut stdin_used,
+            &mut notices,
+            &mut stdin,
         );
         let size: usize = slots.iter().flatten().map(|t| t.bytes.len()).sum();
         // Objects may only be checked one source at a time when no manifest defines a CRD
@@ -459,7 +528,7 @@ impl Loaded {
                     if defer {
                         source_errors.push(Vec::new());
                     } else {
-                        let (objs, errs) = objects_of(&text);
+                        let (objs, errs) = objects_of(&text, objects, &mut notices);
                         source_errors.push(errs);
                         parsed.push(objs);
                     }
@@ -480,9 +549,10 @@ impl Loaded {
         let mut live_files = Vec::new();
         for (source, objs, text) in read_all(
             &args.live,
-            args.recursive,
+            objects,
             &mut live_errors,
-            &mut stdin_used,
+            &mut notices,
+            &mut stdin,
         ) {
             let file = match source {
                 Source::File(path) => {
@@ -493,11 +563,7 @@ impl Loaded {
             };
             for object in objs {
                 if let Err(e) = kssa::managed::decode_managed_fields(&object.value) {
-                    live_errors.push(InputError::invalid(
-                        &object.origin,
-                        ".metadata.managedFields",
-                        e,
-                    ));
+                    live_errors.push(managed_fields_error(&object.origin, &e));
                     continue;
                 }
                 live.push(LiveObject {
@@ -540,7 +606,6 @@ impl Loaded {
             args,
             validate,
         };
-        let mut notices = Vec::new();
         let mut pairs = Vec::new();
         let mut pair_errors = Vec::new();
         let mut count = 0;
@@ -566,10 +631,11 @@ impl Loaded {
                 pairs.push(pair);
             }
         };
+        let mut skipped = Vec::new();
         if defer {
             let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
             for (text, errs) in texts.iter().zip(with_text) {
-                kssa::io::each_object(text, |o| match o {
+                kssa::io::each_object(text, objects, &mut skipped, |o| match o {
                     Ok(o) => take(o, &mut pair_errors),
                     Err(e) => errs.push(e),
                 });
@@ -579,6 +645,7 @@ impl Loaded {
                 take(manifest, &mut pair_errors);
             }
         }
+        notices.extend(skipped);
         if crd_seen {
             // A CRD spelled so that the byte search missed it: read everything the usual way.
             return Self::read(args, validate, decode, None);
@@ -590,7 +657,12 @@ impl Loaded {
         if !errors.is_empty() {
             return Err(input_errors(errors));
         }
-        anyhow::ensure!(count > 0, "no objects passed to apply");
+        // Nothing left because everything was skipped is fine (a commit of only values files);
+        // nothing at all is an error, as it is to kubectl.
+        anyhow::ensure!(
+            count > 0 || !notices.is_empty(),
+            "no objects passed to apply"
+        );
         let deferred = defer.then(|| Deferred {
             texts,
             registry,
@@ -624,7 +696,8 @@ impl Loaded {
         };
         let mut result = Ok(());
         for text in &d.texts {
-            kssa::io::each_object(text, |o| {
+            let options = object_options(&d.args);
+            kssa::io::each_object(text, options, &mut Vec::new(), |o| {
                 if result.is_err() {
                     return;
                 }
@@ -716,6 +789,7 @@ mod tests {
             schema: Vec::new(),
             namespace: None,
             strict_schemas: false,
+            skip_non_objects: false,
             kube: super::super::version::KubeVersionArgs {
                 kube_version: kssa::kube::KubeVersion::NEWEST,
             },

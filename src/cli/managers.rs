@@ -3,11 +3,11 @@
 //! applyable manifest, or its field paths. Also the live-object reading the managedFields
 //! subcommands share.
 
-use super::apply::{predict, Outcome};
+use super::apply::{conflict_origin, predict, Outcome};
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, Loaded};
 use super::Status;
 use anyhow::Context as _;
-use kssa::io::{expand_paths, objects_of, read_source, Object, Source};
+use kssa::io::{read_inputs, Object, ReadOptions, Source, SourceInput, Stdin};
 use kssa::kube::SchemaRegistry;
 use kssa::managed::age::parse_rfc3339;
 use kssa::managed::blame::blame;
@@ -33,6 +33,9 @@ pub struct Args {
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind).
+    #[arg(long)]
+    pub skip_non_objects: bool,
     /// CRD, OpenAPI or SMD schema YAML (for --extract and -f). Repeatable.
     #[arg(long, value_name = "FILE|DIR")]
     pub schema: Vec<PathBuf>,
@@ -85,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         read_live(
             &paths,
             args.recursive,
+            args.skip_non_objects,
             &registry(&args.schema, args.kube.kube_version)?,
             decode,
         )?
@@ -99,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             namespace: args.namespace.clone(),
             kube: args.kube.clone(),
             strict_schemas: false,
+            skip_non_objects: args.skip_non_objects,
         };
         let loaded = Loaded::load_with(&inputs, true, !args.apply.store.no_defaults)?;
         for n in &loaded.notices {
@@ -108,8 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         for p in predict(&loaded, &args.apply)? {
             match p.outcome {
                 Outcome::Applied { object, .. } => out.push(object),
-                Outcome::Conflicts { message, .. } => {
-                    eprintln!("error: {}: {message}", p.pair.manifest.origin);
+                Outcome::Conflicts { message, conflicts } => {
+                    let at = conflict_origin(&p.pair.manifest, &conflicts);
+                    eprintln!("error: {at}: {message}");
                     status = Status::Found;
                 }
                 Outcome::Invalid { error } => {
@@ -236,7 +242,7 @@ pub(super) fn registry(
     if paths.is_empty() {
         return Ok(registry);
     }
-    for (_, _, objs) in read_objects(paths, true)? {
+    for (_, _, objs) in read_objects(paths, read_options(true, false))? {
         for o in objs {
             registry
                 .add_document(&o.value)
@@ -246,28 +252,28 @@ pub(super) fn registry(
     Ok(registry)
 }
 
-/// The sources named by `paths` (stdin when there are none), directories expanded.
-fn sources_of(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<Source>> {
-    let stdin = [PathBuf::from("-")];
-    let paths = if paths.is_empty() { &stdin[..] } else { paths };
-    let (sources, errors) = expand_paths(paths, recursive);
-    match errors.into_iter().next() {
-        Some(e) => Err(e.into()),
-        None => Ok(sources),
+/// How to read inputs, from a command's `-R` and `--skip-non-objects`.
+pub(super) fn read_options(recursive: bool, skip_non_objects: bool) -> ReadOptions {
+    ReadOptions {
+        recursive,
+        skip_non_objects,
+        any_documents: false,
     }
 }
 
-/// The text of every source of the given paths (stdin when there are none), unvalidated.
-pub(super) fn read_texts(
+/// Every source of the given paths (stdin when there are none) through `io`: documents checked
+/// to be objects, skip notices printed; the first error stops.
+pub(super) fn read_sources(
     paths: &[PathBuf],
-    recursive: bool,
-) -> anyhow::Result<Vec<(Source, String)>> {
-    let mut out = Vec::new();
-    for source in sources_of(paths, recursive)? {
-        let text = read_source(&source, &mut std::io::stdin().lock())?;
-        out.push((source, String::from_utf8_lossy(&text.bytes).into_owned()));
+    options: ReadOptions,
+) -> anyhow::Result<Vec<SourceInput>> {
+    let stdin = [PathBuf::from("-")];
+    let paths = if paths.is_empty() { &stdin[..] } else { paths };
+    let inputs = read_inputs(paths, options, &mut Stdin::default()).check()?;
+    for n in &inputs.notices {
+        eprintln!("{n}");
     }
-    Ok(out)
+    Ok(inputs.sources)
 }
 
 /// Every object of the given paths (stdin when there are none); with `decode`, decoded as the
@@ -275,11 +281,12 @@ pub(super) fn read_texts(
 pub(super) fn read_live(
     paths: &[PathBuf],
     recursive: bool,
+    skip_non_objects: bool,
     registry: &SchemaRegistry,
     decode: bool,
 ) -> anyhow::Result<Vec<Value>> {
     let mut out = Vec::new();
-    for (_, _, objs) in read_objects(paths, recursive)? {
+    for (_, _, objs) in read_objects(paths, read_options(recursive, skip_non_objects))? {
         for mut o in objs {
             if decode {
                 let kind = registry.resolve(o.api_version(), o.kind())?;
@@ -294,20 +301,13 @@ pub(super) fn read_live(
 /// Every object of the given paths (stdin when there are none), with each source's text.
 pub(super) fn read_objects(
     paths: &[PathBuf],
-    recursive: bool,
+    options: ReadOptions,
 ) -> anyhow::Result<Vec<(Source, String, Vec<Object>)>> {
-    let mut out = Vec::new();
-    for source in sources_of(paths, recursive)? {
-        let text = read_source(&source, &mut std::io::stdin().lock())?;
-        let (objs, errors) = objects_of(&text);
-        if let Some(e) = errors.into_iter().next() {
-            return Err(e.into());
-        }
-        out.push((
-            source,
-            String::from_utf8_lossy(&text.bytes).into_owned(),
-            objs,
-        ));
-    }
-    Ok(out)
+    Ok(read_sources(paths, options)?
+        .into_iter()
+        .map(|s| {
+            let objects = s.objects();
+            (s.source, s.text, objects)
+        })
+        .collect())
 }

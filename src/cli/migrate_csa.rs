@@ -4,18 +4,18 @@
 //! updates the snapshots.
 
 use super::inputs::resolve_now;
-use super::managers::{read_objects, read_texts, registry, text, title};
+use super::managers::{read_objects, read_options, read_sources, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
 use kssa::csa::{analyse, default_from, last_applied_path, upgrade, Migration, LAST_APPLIED};
 use kssa::fieldpath::Set;
-use kssa::io::{rewrite_documents, write_atomic, Source};
+use kssa::io::{rewrite_documents, write_atomic, ReadOptions, Source};
 use kssa::kube::{ObjectRef, SchemaRegistry};
 use kssa::managed::{decode_managed_fields, write, Operation, WriteRequest};
 use kssa::render::{unified_diff, Style};
 use kssa::typed::Typed;
 use kssa::value::{from_json_str, to_json_string_pretty, Value};
-use kssa::yaml::{parse_stream, to_yaml_string};
+use kssa::yaml::to_yaml_string;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,6 +39,9 @@ pub struct Args {
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind).
+    #[arg(long)]
+    pub skip_non_objects: bool,
     /// Update managers to migrate. Repeatable; `--from=` migrates none. Default:
     /// kubectl-client-side-apply and every Update manager owning the last-applied annotation.
     #[arg(long, value_name = "NAME")]
@@ -79,6 +82,7 @@ struct Plan {
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let explicit = !args.from.is_empty();
+    let options = read_options(args.recursive, args.skip_non_objects);
     let plan = Plan {
         from: explicit.then(|| {
             args.from
@@ -93,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         manifests: if args.filenames.is_empty() {
             Vec::new()
         } else {
-            read_objects(&args.filenames, args.recursive)?
+            read_objects(&args.filenames, options)?
                 .into_iter()
                 .flat_map(|(_, _, o)| o.into_iter().map(|o| o.value))
                 .collect()
@@ -105,14 +109,20 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut report = String::new();
     let mut migrated = Vec::new();
     let mut pending = false;
-    for (source, text_in) in read_texts(&paths, args.recursive)? {
-        let docs = parse_stream(text_in.as_bytes()).with_context(|| source.to_string())?;
+    // client-go's csaupgrade reads only managedFields: snapshots that dropped apiVersion and
+    // kind (support-bundle dumps) migrate too.
+    let snapshots = ReadOptions {
+        any_documents: true,
+        ..options
+    };
+    for input in read_sources(&paths, snapshots)? {
+        let (source, text_in) = (&input.source, &input.text);
         let mut replacements = Vec::new();
-        for mut doc in docs {
+        for mut doc in input.documents.iter().cloned() {
             let mut changed = false;
             for object in objects_mut(&mut doc.value) {
                 let (new, r) = migrate_one(object, &plan)
-                    .with_context(|| format!("{source}: {}", title(object)))?;
+                    .with_context(|| format!("{}: {}", doc.origin, title(object)))?;
                 report.push_str(&r);
                 migrated.push(new.1);
                 if let Some(new) = new.0 {
@@ -122,14 +132,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             }
             if changed {
                 pending = true;
-                replacements.push((doc.index, to_yaml_string(&doc.value)));
+                replacements.push((doc.origin.document, to_yaml_string(&doc.value)));
             }
         }
         if args.write && !replacements.is_empty() {
-            let Source::File(path) = &source else {
+            let Source::File(path) = source else {
                 anyhow::bail!("--write needs files, not stdin");
             };
-            let new = rewrite_documents(&text_in, &replacements).with_context(|| {
+            let new = rewrite_documents(text_in, &replacements).with_context(|| {
                 format!(
                     "{}: cannot rewrite this file document by document",
                     path.display()

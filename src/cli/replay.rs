@@ -1,16 +1,16 @@
 //! `kssa replay FILE|DIR...`: runs scenario files and checks their expectations. Exit 0 when
 //! every expectation holds, 1 on any mismatch, 2 on bad input.
 
+use super::managers::registry;
 use super::Status;
 use anyhow::{bail, Context};
-use kssa::kube::SchemaRegistry;
+use kssa::io::{expand_paths, read_text, Source, Stdin};
 use kssa::managed::Operation;
 use kssa::replay::{
     self, line_diff, report_to_value, DiffLine, Scenario, ScenarioReport, StepResult,
 };
 use kssa::value::{to_json_string_pretty, Value};
-use kssa::yaml::parse_stream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -28,24 +28,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let mut registry = SchemaRegistry::for_version(args.kube.kube_version);
-    for path in &args.schemas {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let docs = parse_stream(&bytes).with_context(|| format!("parsing {}", path.display()))?;
-        for doc in docs {
-            if doc.value.is_null() {
-                continue;
-            }
-            registry
-                .add_document(&doc.value)
-                .with_context(|| format!("{}: document at line {}", path.display(), doc.line))?;
-        }
-    }
+    let registry = registry(&args.schemas, args.kube.kube_version)?;
     let files = scenario_files(&args.paths)?;
     let mut reports = Vec::new();
+    let mut stdin = Stdin::default();
     for file in &files {
-        let text =
-            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let text = read_text(file, &mut stdin)?;
         let stem = file
             .file_stem()
             .and_then(|s| s.to_str())
@@ -84,35 +72,28 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     })
 }
 
-/// The files to run: files as given, directories' scenario files sorted by name.
+/// The files to run: files as given, directories' scenario files (`*.json`, `*.yaml`,
+/// `*.yml`) sorted by name, through `io`'s path expansion.
 fn scenario_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .with_context(|| format!("reading {}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && is_scenario(f))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                bail!("{}: no scenario files (*.json, *.yaml, *.yml)", p.display());
-            }
-            out.extend(found);
-        } else if p.is_file() {
-            out.push(p.clone());
-        } else {
-            bail!("{}: no such file or directory", p.display());
+        let (sources, errors) = expand_paths(std::slice::from_ref(p), false);
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e.into());
         }
+        let found: Vec<PathBuf> = sources
+            .into_iter()
+            .map(|s| match s {
+                Source::File(f) => f,
+                Source::Stdin => PathBuf::from("-"),
+            })
+            .collect();
+        if found.is_empty() {
+            bail!("{}: no scenario files (*.json, *.yaml, *.yml)", p.display());
+        }
+        out.extend(found);
     }
     Ok(out)
-}
-
-fn is_scenario(f: &Path) -> bool {
-    matches!(
-        f.extension().and_then(|e| e.to_str()),
-        Some("json" | "yaml" | "yml")
-    )
 }
 
 fn render(file: &str, report: &ScenarioReport) -> String {

@@ -1,7 +1,7 @@
 //! `kssa strip-managed`: removes managedFields (all, or some managers' entries) and optionally
 //! server-set fields from objects in files or stdin, printing them or rewriting files in place.
 
-use super::managers::read_texts;
+use super::managers::{read_options, read_sources};
 use super::Status;
 use anyhow::Context as _;
 use kssa::defaults::decode_document;
@@ -12,7 +12,7 @@ use kssa::managed::strip::{
     document_objects_mut, strip_document, ManagerSelection, StripOptions, StripOutcome,
 };
 use kssa::value::{to_json_string_pretty, Value};
-use kssa::yaml::{parse_stream, to_yaml_string};
+use kssa::yaml::to_yaml_string;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -23,6 +23,9 @@ pub struct Args {
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// Skip documents that are not Kubernetes objects (neither apiVersion nor kind).
+    #[arg(long)]
+    pub skip_non_objects: bool,
     /// Rewrite the files (atomically) instead of printing.
     #[arg(long)]
     pub in_place: bool,
@@ -75,7 +78,7 @@ the API server's reset form, which makes it drop every entry and stop tracking o
 until the next write (a plain `managedFields: []` would be ignored)";
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let options = StripOptions {
+    let options_strip = StripOptions {
         managers: match (args.manager.is_empty(), args.prefix) {
             (true, _) => ManagerSelection::All,
             (false, false) => ManagerSelection::Named(args.manager.clone()),
@@ -85,21 +88,26 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     let registry = SchemaRegistry::new();
     let mut out = String::new();
-    for (source, text) in read_texts(&args.paths, args.recursive)? {
-        let docs = parse_stream(text.as_bytes()).with_context(|| source.to_string())?;
+    let options = read_options(args.recursive, args.skip_non_objects);
+    for input in read_sources(&args.paths, options)? {
+        let (source, text) = (input.source, input.text);
         let json = text.trim_start().starts_with('{');
         let mut replacements = Vec::new();
         let mut rendered = Vec::new();
-        for mut doc in docs {
-            let decoded = options.server_fields && decode_document(&mut doc.value, &registry);
-            let mut outcome = strip(&mut doc.value, &options, args.neat.then_some(&registry));
+        for mut doc in input.documents {
+            let decoded = options_strip.server_fields && decode_document(&mut doc.value, &registry);
+            let mut outcome = strip(
+                &mut doc.value,
+                &options_strip,
+                args.neat.then_some(&registry),
+            );
             outcome.changed |= decoded;
             if outcome.reset > 0 {
-                eprintln!("note: {source}: document {}: {RESET_NOTE}", doc.index);
+                eprintln!("note: {}: {RESET_NOTE}", doc.origin);
             }
             let body = render(&doc.value, json);
             if outcome.changed {
-                replacements.push((doc.index, body.clone()));
+                replacements.push((doc.origin.document, body.clone()));
             }
             rendered.push(body);
         }

@@ -6,12 +6,12 @@ use super::inputs::{resolve_now, StoreArgs};
 use super::managers::{read_live, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
+use kssa::io::{read_document, Stdin};
 use kssa::kube::ObjectRef;
 use kssa::managed::{write, Operation, WriteError, WriteRequest};
 use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::value::Value;
-use kssa::yaml::parse_document;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Vec::new()
     } else {
         // A patch applies to the object as the server reads it, decoded and defaulted.
-        read_live(&args.live, false, &registry, !args.store.no_defaults)?
+        read_live(&args.live, false, false, &registry, !args.store.no_defaults)?
     };
     let (stored, new) = match (&args.object, &args.patch) {
         (Some(path), _) => {
@@ -129,10 +129,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(Status::Clean)
 }
 
-fn read_one(path: &PathBuf) -> anyhow::Result<Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    parse_document(&text).with_context(|| path.display().to_string())
+/// The object or patch in a file, through `io` (a patch need not be an object).
+fn read_one(path: &std::path::Path) -> anyhow::Result<Value> {
+    Ok(read_document(path, &mut Stdin::default())?)
 }
 
 /// The patched object, as the API server's patch handler computes it.

@@ -28,7 +28,7 @@ impl fmt::Display for Source {
 #[derive(Debug, Clone)]
 pub struct SourceText {
     pub source: Arc<Source>,
-    pub bytes: Vec<u8>,
+    pub bytes: Arc<[u8]>,
 }
 
 fn has_manifest_extension(path: &Path) -> bool {
@@ -111,15 +111,27 @@ pub fn read_source(source: &Source, stdin: &mut dyn Read) -> Result<SourceText, 
         let nul = bytes.iter().position(|&b| b == 0);
         let bad_utf8 = std::str::from_utf8(&bytes).err().map(|e| e.valid_up_to());
         if let Some(offset) = nul.or(bad_utf8) {
+            let before = &bytes[..offset];
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
             return Err(InputError::Binary {
                 file: source.to_string(),
                 offset,
+                at: super::Position {
+                    line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+                    column: String::from_utf8_lossy(&before[line_start..])
+                        .chars()
+                        .count()
+                        + 1,
+                },
             });
         }
     }
     Ok(SourceText {
         source: Arc::new(source.clone()),
-        bytes,
+        bytes: bytes.into(),
     })
 }
 
@@ -132,12 +144,12 @@ mod tests {
         let err = read_source(&Source::Stdin, &mut &b"kind: \x00\x01"[..]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "<stdin>: not a text file (binary data at byte 6)"
+            "<stdin>:1:7: not a text file (binary data at byte 6)"
         );
         let err = read_source(&Source::Stdin, &mut &b"a: \xff"[..]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "<stdin>: not a text file (binary data at byte 3)"
+            "<stdin>:1:4: not a text file (binary data at byte 3)"
         );
     }
 

@@ -2,6 +2,9 @@
 //! and `apiVersion` from the list, as in real dumps), where each came from, and their identity.
 
 use super::load::{Source, SourceText};
+use super::positions::{locate, Anchor, Position};
+use super::read::ReadOptions;
+use super::skip::is_non_object;
 use super::InputError;
 use crate::value::Value;
 use crate::yaml::Documents;
@@ -11,10 +14,13 @@ use std::sync::Arc;
 /// The file extensions read from directories, as kubectl reads them.
 pub const DEFAULT_EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
 
-/// Where an object came from.
+/// Where an object came from. Shown as `FILE:LINE:COLUMN: document N` (N from 1), with
+/// `, items[I]` for a list item; the position is found only when it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     pub source: Arc<Source>,
+    /// The source's bytes, read again for positions when a diagnostic needs one.
+    pub bytes: Arc<[u8]>,
     /// 0-based, as the YAML reader counts documents.
     pub document: usize,
     /// 1-based line where the document starts.
@@ -23,17 +29,36 @@ pub struct Origin {
     pub item: Option<usize>,
 }
 
+impl Origin {
+    /// Where a field path of this object is in its file (see [`Anchor`] for which node).
+    pub fn position(&self, path: &str, anchor: Anchor) -> Position {
+        let path = match self.item {
+            Some(i) => format!(".items[{i}]{path}"),
+            None => path.to_string(),
+        };
+        locate(&self.bytes, self.line, &path, anchor)
+    }
+
+    /// `FILE:LINE:COLUMN: document N[, items[I]]` for a node of this object.
+    pub fn at(&self, path: &str, anchor: Anchor) -> String {
+        let p = self.position(path, anchor);
+        let mut out = format!(
+            "{}:{}:{}: document {}",
+            self.source,
+            p.line,
+            p.column,
+            self.document + 1
+        );
+        if let Some(i) = self.item {
+            out.push_str(&format!(", items[{i}]"));
+        }
+        out
+    }
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: document {}, line {}",
-            self.source, self.document, self.line
-        )?;
-        if let Some(i) = self.item {
-            write!(f, ", items[{i}]")?;
-        }
-        Ok(())
+        f.write_str(&self.at("", Anchor::Value))
     }
 }
 
@@ -89,26 +114,47 @@ pub struct ObjectKey {
     pub name: String,
 }
 
-/// Reads every object of a source. A document that is not an object is reported and the others
-/// are still read; a YAML error ends the file, as it ends kubectl's reader.
-pub fn objects_of(text: &SourceText) -> (Vec<Object>, Vec<InputError>) {
-    let mut objects = Vec::new();
-    let mut errors = Vec::new();
-    each_object(text, |o| match o {
-        Ok(o) => objects.push(o),
-        Err(e) => errors.push(e),
-    });
-    (objects, errors)
+/// One document of a source that is an object, or a `List` of objects.
+#[derive(Debug, Clone)]
+pub struct ObjectDocument {
+    pub origin: Origin,
+    pub value: Value,
 }
 
-/// [`objects_of`] one document at a time, so a large stream is never held whole: each object
-/// (or the error that replaces it) is handed to `f` in order.
-pub fn each_object(text: &SourceText, mut f: impl FnMut(Result<Object, InputError>)) {
+impl ObjectDocument {
+    /// The document's objects: itself, or its list items (which take a missing `kind` and
+    /// `apiVersion` from the list).
+    pub fn into_objects(self) -> Vec<Object> {
+        split_list(self.origin, self.value).unwrap_or_default()
+    }
+}
+
+/// What reading one source found.
+#[derive(Debug, Default)]
+pub struct SourceRead {
+    pub documents: Vec<ObjectDocument>,
+    pub errors: Vec<InputError>,
+    /// One line each, `notice: …`: documents skipped as not Kubernetes objects.
+    pub notices: Vec<String>,
+}
+
+/// What reading one document of a source found, before any check of its content.
+enum DocumentRead {
+    Document(Origin, Value),
+    Error(InputError),
+    /// `notice: …`: a document skipped as not a Kubernetes object.
+    Notice(String),
+}
+
+/// Hands every document of a source to `f` in order, so a large stream is never held whole.
+/// With `skip_non_objects`, a document with neither `apiVersion` nor `kind` is replaced by a
+/// notice; a YAML error ends the file, as it ends kubectl's reader.
+fn each_document(text: &SourceText, options: ReadOptions, mut f: impl FnMut(DocumentRead)) {
     for doc in Documents::new(&text.bytes) {
         let doc = match doc {
             Ok(d) => d,
             Err(error) => {
-                f(Err(InputError::Yaml {
+                f(DocumentRead::Error(InputError::Yaml {
                     file: text.source.to_string(),
                     error,
                 }));
@@ -117,21 +163,88 @@ pub fn each_object(text: &SourceText, mut f: impl FnMut(Result<Object, InputErro
         };
         let origin = Origin {
             source: text.source.clone(),
+            bytes: text.bytes.clone(),
             document: doc.index,
             line: doc.line,
             item: None,
         };
-        match split_list(origin, doc.value) {
+        if options.skip_non_objects && is_non_object(&doc.value) {
+            f(DocumentRead::Notice(format!(
+                "notice: {origin}: skipped: not a Kubernetes object (no apiVersion or kind)"
+            )));
+            continue;
+        }
+        f(DocumentRead::Document(origin, doc.value));
+    }
+}
+
+/// Reads every document of a source whole (see [`each_document`]). A document that is not an
+/// object is reported (or kept as it is with `any_documents`) and the others are still read.
+pub fn documents_of(text: &SourceText, options: ReadOptions) -> SourceRead {
+    let mut read = SourceRead::default();
+    each_document(text, options, |d| match d {
+        DocumentRead::Document(origin, value) => {
+            let checked = match options.any_documents {
+                true => Ok(()),
+                false => check_document(&origin, &value),
+            };
+            match checked {
+                Ok(()) => read.documents.push(ObjectDocument { origin, value }),
+                Err(e) => read.errors.push(e),
+            }
+        }
+        DocumentRead::Error(e) => read.errors.push(e),
+        DocumentRead::Notice(n) => read.notices.push(n),
+    });
+    read
+}
+
+/// Reads every object of a source (see [`each_object`]), list items split out.
+pub fn objects_of(
+    text: &SourceText,
+    options: ReadOptions,
+    notices: &mut Vec<String>,
+) -> (Vec<Object>, Vec<InputError>) {
+    let mut objects = Vec::new();
+    let mut errors = Vec::new();
+    each_object(text, options, notices, |o| match o {
+        Ok(o) => objects.push(o),
+        Err(e) => errors.push(e),
+    });
+    (objects, errors)
+}
+
+/// [`objects_of`] one document at a time, so a large stream is never held whole: each object
+/// (or the error that replaces it) is handed to `f` in order; skip notices go to `notices`.
+pub fn each_object(
+    text: &SourceText,
+    options: ReadOptions,
+    notices: &mut Vec<String>,
+    mut f: impl FnMut(Result<Object, InputError>),
+) {
+    each_document(text, options, |d| match d {
+        DocumentRead::Document(origin, value) => match split_list(origin, value) {
             Ok(objs) => objs.into_iter().for_each(|o| f(Ok(o))),
             Err(e) => f(Err(e)),
-        }
+        },
+        DocumentRead::Error(e) => f(Err(e)),
+        DocumentRead::Notice(n) => notices.push(n),
+    });
+}
+
+/// Checks a document as [`split_list`] does, keeping it whole.
+fn check_document(origin: &Origin, value: &Value) -> Result<(), InputError> {
+    check_type(origin, value)?;
+    if is_list(value) {
+        split_list(origin.clone(), value.clone())?;
     }
+    Ok(())
 }
 
 /// Checks `apiVersion` and `kind`: present, non-empty strings.
 fn check_type(origin: &Origin, v: &Value) -> Result<(), InputError> {
     if !matches!(v, Value::Map(_)) {
-        return Err(InputError::invalid(
+        return Err(InputError::invalid_value(
             origin,
             "",
             format!("expected an object, got a {}", v.kind_name()),
@@ -146,21 +259,21 @@ fn check_type(origin: &Origin, v: &Value) -> Result<(), InputError> {
                 } else {
                     "apiVersion"
                 };
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     "",
                     format!("Object '{name}' is missing"),
                 ));
             }
             Some(Value::String(_)) => {
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     format!(".{field}"),
                     "must not be empty",
                 ))
             }
             Some(other) => {
-                return Err(InputError::invalid(
+                return Err(InputError::invalid_value(
                     origin,
                     format!(".{field}"),
                     format!("expected a string, got a {}", other.kind_name()),
@@ -231,7 +344,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
             ))
         }
         Some(other) => {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata",
                 format!("expected a map, got a {}", other.kind_name()),
@@ -250,7 +363,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
             return Err(InputError::invalid(origin, ".metadata.name", message));
         }
         Some(other) => {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata.name",
                 format!("expected a string, got a {}", other.kind_name()),
@@ -259,7 +372,7 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
     }
     if let Some(v) = obj.value.get_path(&["metadata", "namespace"]) {
         if !matches!(v, Value::String(_) | Value::Null) {
-            return Err(InputError::invalid(
+            return Err(InputError::invalid_value(
                 origin,
                 ".metadata.namespace",
                 format!("expected a string, got a {}", v.kind_name()),
@@ -285,10 +398,11 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> (Vec<Object>, Vec<InputError>) {
-        objects_of(&SourceText {
+        let text = SourceText {
             source: Arc::new(Source::File("m.yaml".into())),
-            bytes: text.as_bytes().to_vec(),
-        })
+            bytes: text.as_bytes().into(),
+        };
+        objects_of(&text, ReadOptions::default(), &mut Vec::new())
     }
 
     #[test]
@@ -302,7 +416,7 @@ mod tests {
         assert_eq!(objs[1].kind(), "Secret");
         assert_eq!(
             objs[1].origin.to_string(),
-            "m.yaml: document 0, line 1, items[1]"
+            "m.yaml:5:3: document 1, items[1]"
         );
     }
 
@@ -312,7 +426,7 @@ mod tests {
         assert_eq!(objs.len(), 1);
         assert_eq!(
             errs[0].to_string(),
-            "m.yaml: document 0, line 1: Object 'apiVersion' is missing"
+            "m.yaml:1:1: document 1: Object 'apiVersion' is missing"
         );
     }
 
@@ -322,7 +436,7 @@ mod tests {
             read("apiVersion: v1\nkind: B\nmetadata:\n  name: b\n  managedFields: []\n");
         let err = check_manifest(&objs[0]).unwrap_err().to_string();
         assert!(
-            err.starts_with("m.yaml: document 0, line 1: .metadata.managedFields: must be nil"),
+            err.starts_with("m.yaml:5:3: document 1: .metadata.managedFields: must be nil"),
             "{err}"
         );
     }

@@ -40,6 +40,9 @@ pub struct ConflictItem {
     /// The value in the live object.
     pub live: Option<Value>,
     pub owners: Vec<Owner>,
+    /// 1-based line and column of the field's key in the manifest.
+    pub line: usize,
+    pub column: usize,
 }
 
 /// The conflicts of one object's apply.
@@ -48,7 +51,9 @@ pub struct ConflictReport {
     /// `[group.]version.Kind.namespace.name`.
     pub name: String,
     pub file: String,
+    /// 1-based line and column where the object starts in the manifest.
     pub line: usize,
+    pub column: usize,
     pub field_manager: String,
     /// The API server's message, verbatim.
     pub message: String,
@@ -99,13 +104,19 @@ pub fn render_conflicts_text(reports: &[ConflictReport], style: Style) -> String
             out.push('\n');
         }
         out.push_str(&style.bold(&r.name));
-        out.push_str(&format!(" ({}, line {})\n", r.file, r.line));
+        out.push_str(&format!(" ({}:{}:{})\n", r.file, r.line, r.column));
         out.push_str("  API server: ");
         out.push_str(&style.red(&r.message.replace('\n', "\n    ")));
         out.push('\n');
         for item in &r.items {
             out.push('\n');
-            out.push_str(&format!("  {}\n", style.yellow(&item.path)));
+            out.push_str(&format!(
+                "  {} ({}:{}:{})\n",
+                style.yellow(&item.path),
+                r.file,
+                item.line,
+                item.column
+            ));
             out.push_str(&format!(
                 "    your value ({}): {}\n",
                 r.field_manager,
@@ -163,6 +174,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
             m.insert("name".into(), s(&r.name));
             m.insert("file".into(), s(&r.file));
             m.insert("line".into(), Value::Int(r.line as i64));
+            m.insert("column".into(), Value::Int(r.column as i64));
             m.insert("fieldManager".into(), s(&r.field_manager));
             m.insert("message".into(), s(&r.message));
             let items = r
@@ -171,6 +183,8 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
                 .map(|i| {
                     let mut im = Map::new();
                     im.insert("path".into(), s(&i.path));
+                    im.insert("line".into(), Value::Int(i.line as i64));
+                    im.insert("column".into(), Value::Int(i.column as i64));
                     im.insert("yourValue".into(), i.mine.clone().unwrap_or_default());
                     im.insert("liveValue".into(), i.live.clone().unwrap_or_default());
                     let owners = i
@@ -225,6 +239,7 @@ mod tests {
             name: "apps.v1.Deployment.default.web".into(),
             file: "web.yaml".into(),
             line: 1,
+            column: 1,
             field_manager: "kubectl".into(),
             message:
                 "Apply failed with 1 conflict: conflict with \"hpa\" using apps/v1: .spec.replicas"
@@ -240,6 +255,8 @@ mod tests {
                     subresource: "scale".into(),
                     time: Some("2024-01-01T00:00:00Z".into()),
                 }],
+                line: 9,
+                column: 3,
             }],
             force_command: "kssa apply -f web.yaml --force-conflicts".into(),
         }

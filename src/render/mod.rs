@@ -5,6 +5,7 @@
 mod changes;
 mod conflicts;
 mod diff;
+mod findings;
 mod mask;
 mod modes;
 mod output;
@@ -19,7 +20,8 @@ pub use mask::{is_secret_path, mask_secrets, masked};
 pub use modes::{render_modes_json, render_modes_text, ModeComparison, ModeConflict};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
-    render_changes_json, render_github, summary_line, ChangeKind, Finding, ObjectChange, Summary,
+    render_changes_json, render_github, summary_line, ChangeKind, FieldConflict, Finding,
+    ObjectChange, Summary,
 };
 
 /// ANSI styling, or none.
@@ -52,3 +54,6 @@ impl Style {
         self.paint("1", text)
     }
 }
+pub use findings::{
+    conflict_findings, conflict_report_findings, render_sarif, LocatedFinding, Rule,
+};

@@ -49,8 +49,8 @@ pub struct ObjectChange {
     pub change: ChangeKind,
     /// The unified diff (uncoloured, masked as shown).
     pub diff: String,
-    /// Conflicting field paths, with the managers that own them.
-    pub conflicts: Vec<(String, Vec<String>)>,
+    /// Conflicting fields, with the managers that own them.
+    pub conflicts: Vec<FieldConflict>,
     /// The changed fields (masked as shown), without those ignore rules left out.
     pub fields: Vec<FieldChange>,
     /// The changes ignore rules left out.
@@ -65,6 +65,16 @@ pub struct ObjectChange {
 pub struct Finding {
     pub path: String,
     pub message: String,
+}
+
+/// One conflicting field: its path, its owners, and where the manifest sets it.
+#[derive(Debug, Clone)]
+pub struct FieldConflict {
+    pub path: String,
+    pub managers: Vec<String>,
+    /// 1-based line and column of the field's key in the manifest.
+    pub line: usize,
+    pub column: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -143,13 +153,15 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
             let conflicts = c
                 .conflicts
                 .iter()
-                .map(|(path, managers)| {
+                .map(|fc| {
                     let mut cm = Map::new();
-                    cm.insert("path".into(), s(path));
+                    cm.insert("path".into(), s(&fc.path));
                     cm.insert(
                         "managers".into(),
-                        Value::List(managers.iter().map(|m| s(m)).collect()),
+                        Value::List(fc.managers.iter().map(|m| s(m)).collect()),
                     );
+                    cm.insert("line".into(), Value::Int(fc.line as i64));
+                    cm.insert("column".into(), Value::Int(fc.column as i64));
                     Value::Map(cm)
                 })
                 .collect();
@@ -204,59 +216,74 @@ fn escape(text: &str, property: bool) -> String {
     out
 }
 
+/// One workflow command.
+fn annotation(
+    level: &str,
+    file: &str,
+    line: usize,
+    col: Option<usize>,
+    title: &str,
+    message: &str,
+) -> String {
+    let col = col.map(|c| format!(",col={c}")).unwrap_or_default();
+    format!(
+        "::{level} file={},line={line}{col},title={}::{}\n",
+        escape(file, true),
+        escape(title, true),
+        escape(message.trim_end(), false)
+    )
+}
+
 /// GitHub Actions workflow commands: a notice per created or changed object (with its diff), an
-/// error per object with conflicts and per refusal of an invalid object.
+/// error per conflicting field, on the line of the manifest that sets it, and per refusal of an
+/// invalid object.
 pub fn render_github(changes: &[ObjectChange]) -> String {
     let mut out = String::new();
     for c in changes {
         if c.change == ChangeKind::Invalid {
             for f in &c.invalid {
-                out.push_str(&format!(
-                    "::error file={},line={},title={}::{}\n",
-                    escape(&c.file, true),
+                let message = format!("{} is invalid: {}", c.name, f.message);
+                out.push_str(&annotation(
+                    "error",
+                    &c.file,
                     c.line,
-                    escape("kssa invalid", true),
-                    escape(&format!("{} is invalid: {}", c.name, f.message), false)
+                    None,
+                    "kssa invalid",
+                    &message,
                 ));
             }
             continue;
         }
-        let (level, title, message) = match c.change {
+        let (title, message) = match c.change {
             ChangeKind::Unchanged | ChangeKind::Invalid => continue,
             ChangeKind::Created => (
-                "notice",
                 "kssa diff",
                 format!("{} will be created\n{}", c.name, c.diff),
             ),
-            ChangeKind::Changed => (
-                "notice",
-                "kssa diff",
-                format!("{} will change\n{}", c.name, c.diff),
-            ),
-            ChangeKind::Deleted => (
-                "notice",
-                "kssa diff",
-                format!("{} will be deleted (pruned)", c.name),
-            ),
+            ChangeKind::Changed => ("kssa diff", format!("{} will change\n{}", c.name, c.diff)),
+            ChangeKind::Deleted => ("kssa diff", format!("{} will be deleted (pruned)", c.name)),
             ChangeKind::Conflicts => {
-                let list: Vec<String> = c
-                    .conflicts
-                    .iter()
-                    .map(|(p, ms)| format!("{p} (owned by {})", ms.join(", ")))
-                    .collect();
-                (
-                    "error",
-                    "kssa conflicts",
-                    format!("{} has apply conflicts: {}", c.name, list.join("; ")),
-                )
+                for fc in &c.conflicts {
+                    let message = format!(
+                        "{}: applying {} conflicts with {}",
+                        c.name,
+                        fc.path,
+                        fc.managers.join(", ")
+                    );
+                    out.push_str(&annotation(
+                        "error",
+                        &c.file,
+                        fc.line,
+                        Some(fc.column),
+                        "kssa conflicts",
+                        &message,
+                    ));
+                }
+                continue;
             }
         };
-        out.push_str(&format!(
-            "::{level} file={},line={},title={}::{}\n",
-            escape(&c.file, true),
-            c.line,
-            escape(title, true),
-            escape(message.trim_end(), false)
+        out.push_str(&annotation(
+            "notice", &c.file, c.line, None, title, &message,
         ));
     }
     out
@@ -278,7 +305,12 @@ mod tests {
             line: 3,
             change: kind,
             diff: "-a\n+b\n".into(),
-            conflicts: vec![(".data.k".into(), vec!["other".into()])],
+            conflicts: vec![FieldConflict {
+                path: ".data.k".into(),
+                managers: vec!["other".into()],
+                line: 7,
+                column: 3,
+            }],
             invalid: vec![Finding {
                 path: "data".into(),
                 message: "data: Too long: may not be more than 1048576 bytes".into(),
@@ -321,7 +353,7 @@ mod tests {
         assert_eq!(
             out,
             "::notice file=m.yaml,line=3,title=kssa diff::v1.ConfigMap.default.c will change%0A-a%0A+b\n\
-             ::error file=m.yaml,line=3,title=kssa conflicts::v1.ConfigMap.default.c has apply conflicts: .data.k (owned by other)\n"
+             ::error file=m.yaml,line=7,col=3,title=kssa conflicts::v1.ConfigMap.default.c: applying .data.k conflicts with other\n"
         );
     }
 }

@@ -3,7 +3,7 @@
 //! anchors and aliases (with go-yaml's alias-ratio guard), and a nesting limit.
 //! Iterative, so deep input cannot overflow the stack.
 
-use super::events::{Event, EventReader, ScalarStyle};
+use super::events::{Event, EventReader, Mark, ScalarStyle};
 use super::resolve::{resolve_owned, Scalar};
 use super::ErrorKind;
 use crate::value::{format_float, Map, Value};
@@ -12,8 +12,8 @@ use std::collections::HashMap;
 /// The deepest nesting kubectl accepts (go-yaml's parser and encoding/json both stop at 10000).
 pub const MAX_DEPTH: usize = 10_000;
 
-/// A failure and the 0-based line (within the parsed text) it was found on.
-pub(crate) type Located = (ErrorKind, usize);
+/// A failure and the place (within the parsed text) it was found at.
+pub(crate) type Located = (ErrorKind, Mark);
 
 struct Anchored {
     value: Value,
@@ -67,7 +67,7 @@ pub(crate) fn first_document_libyaml(text: &[u8]) -> Result<Option<(Value, usize
     let mut next = || {
         reader
             .next_event()
-            .map_err(|e| (ErrorKind::Syntax(e.message), e.line))
+            .map_err(|e| (ErrorKind::Syntax(e.message), e.mark))
     };
     next()?; // stream start
     match next()? {
@@ -78,9 +78,9 @@ pub(crate) fn first_document_libyaml(text: &[u8]) -> Result<Option<(Value, usize
     let mut root = None;
     let mut root_line = None;
     while root.is_none() {
-        let (event, line) = next()?;
-        root_line.get_or_insert(line);
-        root = composer.event(event).map_err(|k| (k, line))?;
+        let (event, mark) = next()?;
+        root_line.get_or_insert(mark.line);
+        root = composer.event(event).map_err(|k| (k, mark))?;
     }
     next()?; // document end: reports errors up to the end of this document
     Ok(root.map(|v| (v, root_line.unwrap_or(0))))

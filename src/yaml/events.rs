@@ -37,11 +37,18 @@ pub(crate) enum Event {
     MappingEnd,
 }
 
-/// A scanner or parser error: libyaml's problem text and the 0-based line it points at.
+/// A place in the input: 0-based line and column (in characters), as libyaml counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Mark {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A scanner or parser error: libyaml's problem text and the place it points at.
 #[derive(Debug)]
 pub(crate) struct SyntaxError {
     pub message: String,
-    pub line: usize,
+    pub mark: Mark,
 }
 
 /// Pulls events out of one UTF-8 input. The libyaml parser is boxed so it never moves.
@@ -69,12 +76,12 @@ impl<'a> EventReader<'a> {
         }
     }
 
-    /// The next event and the 0-based line where it starts.
-    pub fn next_event(&mut self) -> Result<(Event, usize), SyntaxError> {
+    /// The next event and the place where it starts.
+    pub fn next_event(&mut self) -> Result<(Event, Mark), SyntaxError> {
         if self.failed {
             return Err(SyntaxError {
                 message: "parser already failed".into(),
-                line: 0,
+                mark: Mark::default(),
             });
         }
         let mut event = MaybeUninit::<unsafe_sys::yaml_event_t>::uninit();
@@ -87,7 +94,10 @@ impl<'a> EventReader<'a> {
                 self.failed = true;
                 return Err(parser_error(p));
             }
-            let line = (*e).start_mark.line as usize;
+            let mark = Mark {
+                line: (*e).start_mark.line as usize,
+                column: (*e).start_mark.column as usize,
+            };
             let raw = &self.input[(*e).start_mark.index as usize..(*e).end_mark.index as usize];
             let double_quoted = (*e).type_ == unsafe_sys::YAML_SCALAR_EVENT
                 && (*e).data.scalar.style == unsafe_sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE;
@@ -96,14 +106,29 @@ impl<'a> EventReader<'a> {
             if double_quoted {
                 if let Some(at) = slash_escape(raw) {
                     self.failed = true;
-                    let lines = raw[..at].iter().filter(|&&b| b == b'\n').count();
+                    let before = &raw[..at];
+                    let lines = before.iter().filter(|&&b| b == b'\n').count();
+                    let line_start = before
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |i| i + 1);
+                    let chars = String::from_utf8_lossy(&before[line_start..])
+                        .chars()
+                        .count();
                     return Err(SyntaxError {
                         message: "found unknown escape character '/' (YAML 1.1 has no \\/)".into(),
-                        line: line + lines,
+                        mark: Mark {
+                            line: mark.line + lines,
+                            column: if lines == 0 {
+                                mark.column + chars
+                            } else {
+                                chars
+                            },
+                        },
                     });
                 }
             }
-            Ok((converted, line))
+            Ok((converted, mark))
         }
     }
 }
@@ -139,7 +164,10 @@ unsafe fn parser_error(p: *mut unsafe_sys::yaml_parser_t) -> SyntaxError {
     };
     SyntaxError {
         message,
-        line: prefix.problem_mark.line as usize,
+        mark: Mark {
+            line: prefix.problem_mark.line as usize,
+            column: prefix.problem_mark.column as usize,
+        },
     }
 }
 

@@ -15,7 +15,7 @@
 
 mod compose;
 mod emit;
-mod events;
+pub(crate) mod events;
 mod fast;
 mod go_quote;
 mod json;
@@ -26,7 +26,7 @@ use crate::value::Value;
 
 pub use compose::MAX_DEPTH;
 pub use emit::to_yaml_string;
-pub use stream::Documents;
+pub use stream::{decode_text, Documents};
 
 /// One document of a manifest stream, as kubectl keeps it.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,14 +38,17 @@ pub struct Document {
     pub value: Value,
 }
 
-/// A manifest that kubectl would reject, and where.
+/// A manifest that kubectl would reject, and where: shown as `LINE:COLUMN: document N: …`
+/// (N counted from 1) to follow a file name.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("document {document}, line {line}: {kind}")]
+#[error("{line}:{column}: document {}: {kind}", document + 1)]
 pub struct YamlError {
     /// 0-based index the failing document would have had.
     pub document: usize,
     /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
     pub kind: ErrorKind,
 }
 

@@ -41,11 +41,18 @@ impl Documents {
         }
     }
 
-    fn error(&mut self, kind: ErrorKind, line: usize) -> Option<Result<Document, YamlError>> {
+    /// Ends the stream with an error at a 1-based line and column.
+    fn error(
+        &mut self,
+        kind: ErrorKind,
+        line: usize,
+        column: usize,
+    ) -> Option<Result<Document, YamlError>> {
         self.done = true;
         Some(Err(YamlError {
             document: self.kept,
             line,
+            column,
             kind,
         }))
     }
@@ -86,7 +93,8 @@ impl Iterator for Documents {
                         }
                         Err(e) if *read > 1 || !e.syntax => {
                             let line = line_of(&self.text, e.offset);
-                            return self.error(ErrorKind::Json(e.message), line);
+                            let column = column_of(&self.text, e.offset);
+                            return self.error(ErrorKind::Json(e.message), line, column);
                         }
                         // Like kubectl, one JSON value followed by YAML (or JSON that is really
                         // YAML) is read on as YAML from where the JSON stopped.
@@ -99,15 +107,17 @@ impl Iterator for Documents {
                             self.done = true;
                             return None;
                         }
-                        Some(Err((found, line))) => {
-                            return self.error(ErrorKind::BadSeparator(found), line)
+                        Some(Err((found, line, column))) => {
+                            return self.error(ErrorKind::BadSeparator(found), line, column)
                         }
                         Some(Ok(chunk)) => chunk,
                     };
                     match first_document(chunk.as_bytes()) {
                         Ok(None) | Ok(Some((Value::Null, _))) => continue,
                         Ok(Some((value, line))) => return self.keep(value, first_line + line),
-                        Err((kind, line)) => return self.error(kind, first_line + line),
+                        Err((kind, mark)) => {
+                            return self.error(kind, first_line + mark.line, mark.column + 1)
+                        }
                     }
                 }
             }
@@ -116,7 +126,8 @@ impl Iterator for Documents {
 }
 
 /// kubectl's reader: strip a UTF-8 BOM, convert UTF-16 that has a BOM, replace invalid bytes.
-fn decode_text(bytes: &[u8]) -> String {
+/// Lines and columns of documents and errors count in this text.
+pub fn decode_text(bytes: &[u8]) -> String {
     let utf16 = |units: Vec<u16>| String::from_utf16_lossy(&units);
     match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => utf8(rest),
@@ -152,6 +163,13 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// The 1-based column, in characters, of a byte offset.
+fn column_of(text: &str, offset: usize) -> usize {
+    let offset = floor_char_boundary(text, offset);
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[start..offset].chars().count() + 1
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
@@ -167,6 +185,9 @@ fn yaml_mode(text: &str, from: usize) -> Mode {
     }
 }
 
+/// A bad `---` separator: the text after it, its 1-based line and the column of that text.
+pub(super) type BadSeparator = (String, usize, usize);
+
 /// Splits the next document off `text[*pos..]` the way kubectl's YAMLReader does: line by line
 /// (CRLF read as LF, a final newline added), on lines that begin with `---`, which may carry
 /// only a comment after the marker. Returns the document's text and 1-based first line, or the
@@ -176,7 +197,7 @@ pub(super) fn next_chunk(
     text: &str,
     pos: &mut usize,
     line: &mut usize,
-) -> Option<Result<(String, usize), (String, usize)>> {
+) -> Option<Result<(String, usize), BadSeparator>> {
     let mut buffer = String::new();
     let mut buffer_line = 0;
     while *pos < text.len() {
@@ -191,7 +212,8 @@ pub(super) fn next_chunk(
             let after = after.trim();
             if !after.is_empty() && !after.starts_with('#') {
                 *pos = text.len();
-                return Some(Err((after.to_string(), line_no)));
+                let column = 4 + raw[3..].chars().take_while(|c| c.is_whitespace()).count();
+                return Some(Err((after.to_string(), line_no, column)));
             }
             if !buffer.is_empty() {
                 return Some(Ok((buffer, buffer_line)));
@@ -234,7 +256,7 @@ mod tests {
     fn rejects_content_after_separator() {
         let err = parse_stream(b"a: 1\n--- {a: 1}\n").unwrap_err();
         assert_eq!(err.kind, ErrorKind::BadSeparator("{a: 1}".into()));
-        assert_eq!(err.line, 2);
+        assert_eq!((err.line, err.column), (2, 5));
     }
 
     #[test]
@@ -254,5 +276,11 @@ mod tests {
         assert_eq!(docs[0].line, 2);
         let err = parse_stream(b"a: 1\n---\nb: [\n").unwrap_err();
         assert_eq!(err.document, 1);
+        let err = parse_stream(b"a: 1\nb: !!int x\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 4));
+        assert_eq!(
+            err.to_string(),
+            "2:4: document 1: \"x\" is a !!str and cannot be read as !!int"
+        );
     }
 }
