@@ -1,9 +1,10 @@
 //! `kssa conflicts`: the conflicts an apply would hit, who owns each field and how, the API
 //! server's message, and the three ways out from the server-side apply documentation.
 
-use super::apply::{predict, Outcome};
+use super::apply::{predict, Outcome, Predicted};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
+use super::report::{findings_of, guarded, report_text, ReportFormat};
 use super::Status;
 use kssa::kube::VersionConverter;
 use kssa::merge::Converter;
@@ -18,6 +19,10 @@ use std::io::Write as _;
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field).
+    Sarif,
+    /// JUnit XML, a test case per object, for CI test reports.
+    Junit,
 }
 
 #[derive(Debug, clap::Args)]
@@ -48,74 +53,96 @@ fn force_command(file: &str, args: &ApplyArgs) -> String {
     cmd
 }
 
+/// The explanation of one prediction's conflicts, if it has any.
+pub(super) fn report_of(
+    r: &Predicted,
+    apply: &ApplyArgs,
+    show_secrets: bool,
+) -> Option<ConflictReport> {
+    let Outcome::Conflicts { conflicts, message } = &r.outcome else {
+        return None;
+    };
+    let m = &r.pair.manifest;
+    // A conflict's path is in its owner's version: show both values at that version.
+    let converter = VersionConverter::for_kind(&r.pair.resolved).ok();
+    let at_version = |v: &Value, to: &str| -> Option<Value> {
+        let from = v
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        match &converter {
+            Some(c) if !to.is_empty() && from != to => c.convert(v, from, to).ok(),
+            _ => Some(v.clone()),
+        }
+    };
+    let mut items: Vec<ConflictItem> = Vec::new();
+    for c in conflicts {
+        let mine_at = at_version(&m.value, &c.api_version);
+        let live_at = r.live.and_then(|l| at_version(l, &c.api_version));
+        let owner = Owner {
+            manager: c.manager.clone(),
+            operation: c.operation.to_string(),
+            api_version: c.api_version.clone(),
+            subresource: c.subresource.clone(),
+            time: c.time.clone(),
+        };
+        let path = c.path.to_string();
+        let hide = !show_secrets && is_secret_path(&m.value, &c.path);
+        let shown = |v: Option<&Value>| v.map(|v| if hide { masked() } else { v.clone() });
+        match items.iter_mut().find(|i| i.path == path) {
+            Some(i) => i.owners.push(owner),
+            None => items.push(ConflictItem {
+                path,
+                mine: shown(mine_at.as_ref().and_then(|v| value_at(v, &c.path))),
+                live: shown(live_at.as_ref().and_then(|l| value_at(l, &c.path))),
+                owners: vec![owner],
+            }),
+        }
+    }
+    let file = m.origin.source.to_string();
+    Some(ConflictReport {
+        name: object_file_name(
+            m.group(),
+            m.version(),
+            m.kind(),
+            m.value
+                .get_path(&["metadata", "namespace"])
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+            m.name(),
+        ),
+        force_command: force_command(&file, apply),
+        file,
+        line: m.origin.line,
+        field_manager: apply.field_manager.clone(),
+        message: message.clone(),
+        items,
+    })
+}
+
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let loaded = Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)?;
+    let report = match args.output {
+        Format::Sarif => Some(ReportFormat::Sarif),
+        Format::Junit => Some(ReportFormat::Junit),
+        Format::Text | Format::Json => None,
+    };
+    let loaded = guarded("conflicts", report, &args.apply, || {
+        Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)
+    })?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
-    let results = predict(&loaded, &args.apply)?;
-    let mut reports = Vec::new();
-    for r in &results {
-        let Outcome::Conflicts { conflicts, message } = &r.outcome else {
-            continue;
-        };
-        let m = &r.pair.manifest;
-        // A conflict's path is in its owner's version: show both values at that version.
-        let converter = VersionConverter::for_kind(&r.pair.resolved).ok();
-        let at_version = |v: &Value, to: &str| -> Option<Value> {
-            let from = v
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            match &converter {
-                Some(c) if !to.is_empty() && from != to => c.convert(v, from, to).ok(),
-                _ => Some(v.clone()),
-            }
-        };
-        let mut items: Vec<ConflictItem> = Vec::new();
-        for c in conflicts {
-            let mine_at = at_version(&m.value, &c.api_version);
-            let live_at = r.live.and_then(|l| at_version(l, &c.api_version));
-            let owner = Owner {
-                manager: c.manager.clone(),
-                operation: c.operation.to_string(),
-                api_version: c.api_version.clone(),
-                subresource: c.subresource.clone(),
-                time: c.time.clone(),
-            };
-            let path = c.path.to_string();
-            let hide = !args.show_secrets && is_secret_path(&m.value, &c.path);
-            let shown = |v: Option<&Value>| v.map(|v| if hide { masked() } else { v.clone() });
-            match items.iter_mut().find(|i| i.path == path) {
-                Some(i) => i.owners.push(owner),
-                None => items.push(ConflictItem {
-                    path,
-                    mine: shown(mine_at.as_ref().and_then(|v| value_at(v, &c.path))),
-                    live: shown(live_at.as_ref().and_then(|l| value_at(l, &c.path))),
-                    owners: vec![owner],
-                }),
-            }
-        }
-        let file = m.origin.source.to_string();
-        reports.push(ConflictReport {
-            name: object_file_name(
-                m.group(),
-                m.version(),
-                m.kind(),
-                m.value
-                    .get_path(&["metadata", "namespace"])
-                    .and_then(Value::as_str)
-                    .unwrap_or(""),
-                m.name(),
-            ),
-            force_command: force_command(&file, &args.apply),
-            file,
-            line: m.origin.line,
-            field_manager: args.apply.field_manager.clone(),
-            message: message.clone(),
-            items,
-        });
-    }
+    let results = guarded("conflicts", report, &args.apply, || {
+        predict(&loaded, &args.apply)
+    })?;
+    let reports: Vec<ConflictReport> = results
+        .iter()
+        .filter_map(|r| report_of(r, &args.apply, args.show_secrets))
+        .collect();
+    let ci_report = |format| {
+        let findings = findings_of("conflicts", &results, &args.apply, args.show_secrets);
+        report_text(&findings, format, &args.apply)
+    };
     let text = match args.output {
         Format::Json => render_conflicts_json(&reports),
         Format::Text if reports.is_empty() => format!(
@@ -124,6 +151,8 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             args.apply.field_manager
         ),
         Format::Text => render_conflicts_text(&reports, Style { color }),
+        Format::Sarif => ci_report(ReportFormat::Sarif)?,
+        Format::Junit => ci_report(ReportFormat::Junit)?,
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;

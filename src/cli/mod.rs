@@ -18,6 +18,7 @@ mod migrate_csa;
 mod pipeline;
 mod prune;
 mod replay;
+mod report;
 mod strip_managed;
 mod update;
 mod version;
