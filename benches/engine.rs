@@ -182,6 +182,7 @@ mod layer {
             reset_fields: true,
             normalize_unions: false,
             defaulting: false,
+            validation: None,
         }
     }
 

@@ -113,7 +113,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__apply)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --write --client-side --server-side --overwrite --show-patch --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -156,6 +156,10 @@ _kssa() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -209,7 +213,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__conflicts)
-            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-secrets --exit-code --no-exit-code --color --help --version"
+            opts="-f -R -n -o -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-secrets --exit-code --no-exit-code --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +256,10 @@ _kssa() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -275,7 +283,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__diff)
-            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
+            opts="-f -R -n -o -l -h -V --filename --recursive --live --schema --namespace --strict-schemas --kube-version --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --output --show-managed-fields --show-secrets --prune --selector --applyset --prune-allowlist --ignore --exit-code --no-exit-code --client-side --server-side --overwrite --show-patch --compare-modes --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -318,6 +326,10 @@ _kssa() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -569,7 +581,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__managers)
-            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --blame --manager --extract --fields --kube-version --color --help --version"
+            opts="-f -R -n -h -V --filename --live --recursive --schema --namespace --field-manager --force-conflicts --subresource --now --normalize-unions --no-defaults --validate --blame --manager --extract --fields --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -608,6 +620,10 @@ _kssa() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -741,7 +757,7 @@ _kssa() {
             return 0
             ;;
         kssa__subcmd__update)
-            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --kube-version --color --help --version"
+            opts="-o -h -V --live --object --patch --type --field-manager --subresource --schema --now --normalize-unions --no-defaults --output --kube-version --validate --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -788,6 +804,10 @@ _kssa() {
                     return 0
                     ;;
                 --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -49,6 +49,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l kube-version -d 'Kub
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
 name\t''"
@@ -79,6 +80,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l kube-version -d 'Kube
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand diff" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
 github\t'GitHub Actions workflow annotations'"
@@ -116,6 +118,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l kube-version -d 
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
@@ -138,6 +141,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand managers" -s n -l namespace -d
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l field-manager -d 'Name of the field manager the apply is recorded under' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l subresource -d 'Apply to this subresource (e.g. `status`, `scale`) instead of the main resource' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
+complete -c kssa -n "__fish_kssa_using_subcommand managers" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l manager -d 'Only this manager (for --extract and --fields)' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
@@ -195,6 +199,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand update" -s o -l output -d 'Out
 json\t''
 name\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand update" -l kube-version -d 'Kubernetes version of the cluster to predict for (1.30 … 1.37): its built-in schemas, served API versions and defaults' -r
+complete -c kssa -n "__fish_kssa_using_subcommand update" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand update" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -4,13 +4,14 @@
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair};
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::report::{emit, findings_of, guarded, ReportFormat};
-use super::Status;
+use super::{refused, Status};
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, write_atomic};
 use kssa::kube::ResolvedKind;
 use kssa::managed::{ConflictDetail, Operation, WriteError, WriteRequest};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::typed::Typed;
+use kssa::validate::StatusError;
 use kssa::value::{to_json_string_pretty, Value};
 use kssa::yaml::to_yaml_string;
 use std::collections::BTreeMap;
@@ -76,6 +77,11 @@ pub enum Outcome {
         conflicts: Vec<ConflictDetail>,
         message: String,
     },
+    /// The server refuses the object (validation, decoding, preconditions); it is left as it
+    /// was.
+    Invalid {
+        error: StatusError,
+    },
 }
 
 /// One manifest's predicted result.
@@ -98,7 +104,7 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
         let mut warnings = Vec::new();
         let predicted = predict_one(pair, &loaded.live, args, &now, &mut warnings);
         for w in warnings {
-            eprintln!("warning: {w}");
+            eprintln!("{w}");
         }
         match predicted {
             Ok(p) => out.push(p),
@@ -115,7 +121,8 @@ pub fn predict<'a>(loaded: &'a Loaded, args: &ApplyArgs) -> anyhow::Result<Vec<P
     Ok(out)
 }
 
-/// One apply request; an error names the input to blame. kubectl's warnings go to `warnings`.
+/// One apply request; an error names the input to blame. The server's and kubectl's warnings
+/// go to `warnings`, as printed lines.
 pub fn predict_one<'a>(
     pair: &'a Pair,
     live_objects: &'a [LiveObject],
@@ -177,12 +184,14 @@ fn server_apply(
         reset_fields: true,
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
+        validation: Some(args.validate.mode),
     };
     // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
     match kssa::managed::kubectl::apply(live, manifest, kind, &req) {
         Ok(kubectl) => {
-            warnings.extend(kubectl.warnings);
             let o = kubectl.outcome;
+            warnings.extend(o.warnings);
+            warnings.extend(kubectl.warnings.iter().map(|w| format!("warning: {w}")));
             Ok(Outcome::Applied {
                 changed: o.changed || o.managed_fields_changed,
                 object: o.object,
@@ -191,6 +200,7 @@ fn server_apply(
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }
+        Err(WriteError::Refused(error)) => Ok(Outcome::Invalid { error }),
         Err(e) => Err(e),
     }
 }
@@ -310,33 +320,42 @@ fn run_streaming(args: Args) -> anyhow::Result<Status> {
         _ => OutputFormat::Yaml,
     };
     let (mut out, mut err) = (Held::new(), Held::new());
-    let mut conflicts = 0;
+    let (mut conflicts, mut invalid) = (0, 0);
     let mut printed = 0;
     for_each_predicted(
         &mut loaded,
         &args.apply,
         |r| match &mut r.outcome {
             Outcome::Applied { object, .. } if args.show_managed_fields => {
-                Ok(render_objects(&[object], format))
+                Shown::Object(render_objects(&[object], format))
             }
-            Outcome::Applied { object, .. } => Ok(without_managed_fields_in_place(object, |o| {
-                render_objects(&[o], format)
-            })),
+            Outcome::Applied { object, .. } => {
+                Shown::Object(without_managed_fields_in_place(object, |o| {
+                    render_objects(&[o], format)
+                }))
+            }
             Outcome::Conflicts { message, .. } => {
-                Err(format!("error: {}: {message}\n", r.pair.manifest.origin))
+                Shown::Conflict(format!("error: {}: {message}\n", r.pair.manifest.origin))
+            }
+            Outcome::Invalid { error } => {
+                Shown::Invalid(refused::error_line(&r.pair.manifest.origin, error))
             }
         },
         |shown| {
             match shown {
-                Ok(text) => {
+                Shown::Object(text) => {
                     if printed > 0 && format == OutputFormat::Yaml {
                         out.push("---\n")?;
                     }
                     printed += 1;
                     out.push(&text)?;
                 }
-                Err(line) => {
+                Shown::Conflict(line) => {
                     conflicts += 1;
+                    err.push(&line)?;
+                }
+                Shown::Invalid(line) => {
+                    invalid += 1;
                     err.push(&line)?;
                 }
             }
@@ -347,11 +366,24 @@ fn run_streaming(args: Args) -> anyhow::Result<Status> {
     let mut stdout = std::io::stdout().lock();
     out.write_to(&mut stdout)?;
     stdout.flush()?;
-    if conflicts > 0 {
-        eprintln!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out");
-        return Ok(Status::Found);
+    Ok(finish(conflicts, invalid))
+}
+
+/// One object's output in the streaming pipeline.
+enum Shown {
+    Object(String),
+    Conflict(String),
+    Invalid(String),
+}
+
+/// The closing lines and status of an apply.
+fn finish(conflicts: usize, invalid: usize) -> Status {
+    eprint!("{}", refused::not_applied(conflicts, invalid));
+    if conflicts + invalid > 0 {
+        Status::Found
+    } else {
+        Status::Clean
     }
-    Ok(Status::Clean)
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
@@ -371,7 +403,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     let results = guarded("apply", report, &args.apply, || predict(&loaded, &args.apply))?;
     let mut shown = Vec::new();
-    let mut conflicts = 0;
+    let (mut conflicts, mut invalid) = (0, 0);
     for r in &results {
         match &r.outcome {
             Outcome::Applied { object, .. } => shown.push(if args.show_managed_fields {
@@ -382,6 +414,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             Outcome::Conflicts { message, .. } => {
                 conflicts += 1;
                 eprintln!("error: {}: {message}", r.pair.manifest.origin);
+            }
+            Outcome::Invalid { error } => {
+                invalid += 1;
+                eprint!("{}", refused::error_line(&r.pair.manifest.origin, error));
             }
         }
     }
@@ -407,9 +443,5 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if args.write {
         write_back(&loaded, &results, &args.inputs)?;
     }
-    if conflicts > 0 {
-        eprintln!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out");
-        return Ok(Status::Found);
-    }
-    Ok(Status::Clean)
+    Ok(finish(conflicts, invalid))
 }

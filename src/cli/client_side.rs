@@ -83,6 +83,7 @@ pub fn predict<'a>(
         reset_fields: true,
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
+        validation: None,
     };
     let options = ClientOptions {
         overwrite: mode.overwrite,

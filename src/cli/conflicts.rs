@@ -5,7 +5,7 @@ use super::apply::{predict, Outcome, Predicted};
 use super::exit::ExitArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::report::{findings_of, guarded, report_text, ReportFormat};
-use super::Status;
+use super::{refused, Status};
 use kssa::kube::VersionConverter;
 use kssa::merge::Converter;
 use kssa::render::{
@@ -135,20 +135,31 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let results = guarded("conflicts", report, &args.apply, || {
         predict(&loaded, &args.apply)
     })?;
-    let reports: Vec<ConflictReport> = results
-        .iter()
-        .filter_map(|r| report_of(r, &args.apply, args.show_secrets))
-        .collect();
+    let mut reports = Vec::new();
+    let mut invalid = 0;
+    for r in &results {
+        if let Outcome::Invalid { error } = &r.outcome {
+            // Refused before any conflict could arise: reported as `apply` reports it.
+            invalid += 1;
+            eprint!("{}", refused::error_line(&r.pair.manifest.origin, error));
+            continue;
+        }
+        reports.extend(report_of(r, &args.apply, args.show_secrets));
+    }
     let ci_report = |format| {
         let findings = findings_of("conflicts", &results, &args.apply, args.show_secrets);
         report_text(&findings, format, &args.apply)
     };
     let text = match args.output {
         Format::Json => render_conflicts_json(&reports),
-        Format::Text if reports.is_empty() => format!(
+        Format::Text if reports.is_empty() && invalid == 0 => format!(
             "No conflicts: {} object(s) apply cleanly as {:?}.\n",
             results.len(),
             args.apply.field_manager
+        ),
+        Format::Text if reports.is_empty() => format!(
+            "No conflicts; {invalid} of {} object(s) are invalid.\n",
+            results.len()
         ),
         Format::Text => render_conflicts_text(&reports, Style { color }),
         Format::Sarif => ci_report(ReportFormat::Sarif)?,
@@ -157,5 +168,5 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(args.exit.status(!reports.is_empty()))
+    Ok(args.exit.status(!reports.is_empty() || invalid > 0))
 }

@@ -8,7 +8,7 @@ use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::prune::PruneArgs;
 use super::report::{findings_of, guarded, report_text, ReportFormat};
-use super::Status;
+use super::{refused, Status};
 use anyhow::Context as _;
 use kssa::changes::{entries_of, field_changes, FieldChange};
 use kssa::ignore::{IgnoredChange, RuleSet};
@@ -99,13 +99,16 @@ fn sides(r: &Predicted, args: &Args, rules: &RuleSet) -> Sides {
     let mut live = r.live.map(|v| shown(v, args.show_managed_fields));
     let mut merged = match &r.outcome {
         Outcome::Applied { object, .. } => Some(shown(object, args.show_managed_fields)),
-        Outcome::Conflicts { .. } => live.clone(),
+        Outcome::Conflicts { .. } | Outcome::Invalid { .. } => live.clone(),
     };
     if !args.show_secrets {
         mask_secrets(live.as_mut(), merged.as_mut());
     }
+    // A refused create has no merged object: its name comes from the manifest.
+    let refused_new = r.live.is_none() && matches!(r.outcome, Outcome::Invalid { .. });
     let namespace = merged
         .as_ref()
+        .or(refused_new.then_some(&m.value))
         .and_then(|v| v.get_path(&["metadata", "namespace"]))
         .and_then(Value::as_str)
         .unwrap_or("");
@@ -158,6 +161,7 @@ fn deletions(loaded: &Loaded, pruned: &[usize], args: &Args) -> Vec<(Sides, Obje
                 conflicts: Vec::new(),
                 fields: fields.clone(),
                 ignored: Vec::new(),
+                invalid: Vec::new(),
             };
             let sides = Sides {
                 name,
@@ -181,6 +185,8 @@ fn sides_in_place(r: &mut Predicted, args: &Args, rules: &RuleSet) -> Sides {
         return sides(r, args, rules);
     }
     let managed = args.show_managed_fields;
+    // A refused create has no merged object: its name comes from the manifest.
+    let refused_new = r.live.is_none() && matches!(r.outcome, Outcome::Invalid { .. });
     let live = r.live.map_or_else(String::new, |v| {
         if managed || v.get_path(&["metadata", "managedFields"]).is_none() {
             to_yaml_string(v)
@@ -194,10 +200,11 @@ fn sides_in_place(r: &mut Predicted, args: &Args, rules: &RuleSet) -> Sides {
             without_managed_fields_in_place(object, to_yaml_string),
             Some(&*object),
         ),
-        Outcome::Conflicts { .. } => (live.clone(), r.live),
+        Outcome::Conflicts { .. } | Outcome::Invalid { .. } => (live.clone(), r.live),
     };
     let m = &r.pair.manifest;
     let namespace = merged_value
+        .or(refused_new.then_some(&m.value))
         .and_then(|v| v.get_path(&["metadata", "namespace"]))
         .and_then(Value::as_str)
         .unwrap_or("");
@@ -250,6 +257,7 @@ fn change_of(r: &Predicted, s: &Sides) -> (ChangeKind, Vec<(String, Vec<String>)
             }
             (ChangeKind::Conflicts, paths)
         }
+        Outcome::Invalid { .. } => (ChangeKind::Invalid, Vec::new()),
         Outcome::Applied { .. } if r.live.is_none() => (ChangeKind::Created, Vec::new()),
         Outcome::Applied { .. } if s.live == s.merged => (ChangeKind::Unchanged, Vec::new()),
         Outcome::Applied { .. } => (ChangeKind::Changed, Vec::new()),
@@ -279,6 +287,7 @@ fn notice_after_decoding(
         (Outcome::Conflicts { message, .. }, _, _) => {
             Some(format!("conflict: {}: {message}\n", m.origin))
         }
+        (Outcome::Invalid { error }, _, _) => Some(refused::error_line(&m.origin, error)),
         (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
             let filled = kssa::defaults::server_filled(&m.value, r.live, object);
             (!filled.is_empty() && args.output == DiffOutput::Unified)
@@ -399,6 +408,10 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             conflicts,
             fields: s.fields.clone(),
             ignored: s.ignored.clone(),
+            invalid: match &r.outcome {
+                Outcome::Invalid { error } => refused::findings(error),
+                _ => Vec::new(),
+            },
         });
     }
     for (s, change) in deleted {

@@ -66,6 +66,18 @@ pub struct ApplyArgs {
     pub now: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub validate: ValidateArgs,
+}
+
+/// kubectl's `--validate`: the server's checks always run (objects it refuses are reported as
+/// invalid); the mode says what unknown and duplicate fields are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ValidateArgs {
+    /// Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a
+    /// `Warning:` per field, `ignore` (or `false`) drops them.
+    #[arg(long = "validate", value_name = "MODE", default_value = "strict", num_args = 0..=1, default_missing_value = "strict")]
+    pub mode: kssa::validate::FieldValidation,
 }
 
 /// How the merged object becomes what the cluster stores; shared by every writing command.
@@ -252,10 +264,22 @@ struct Deferred {
 /// merging, so memory stays bounded by the largest object rather than by the input.
 const KEEP_LIMIT: usize = 8 << 20;
 
-/// Every input error at once, as one error whose lines each start with `error: `.
+/// Every input error at once, shown as lines that each start with `error: `; kept typed so
+/// CI reports (`-o sarif`, `-o junit`) can locate each one.
+#[derive(Debug)]
+pub struct InputErrors(pub Vec<InputError>);
+
+impl std::fmt::Display for InputErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&lines.join("\nerror: "))
+    }
+}
+
+impl std::error::Error for InputErrors {}
+
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    anyhow::anyhow!("{}", lines.join("\nerror: "))
+    anyhow::Error::new(InputErrors(errors))
 }
 
 /// Reads the sources of `paths` in order, each as its text or the error that replaces it;

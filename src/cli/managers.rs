@@ -112,6 +112,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     eprintln!("error: {}: {message}", p.pair.manifest.origin);
                     status = Status::Found;
                 }
+                Outcome::Invalid { error } => {
+                    eprint!(
+                        "{}",
+                        super::refused::error_line(&p.pair.manifest.origin, &error)
+                    );
+                    status = Status::Found;
+                }
             }
         }
         out

@@ -243,6 +243,7 @@ fn migrate_one(object: &Value, plan: &Plan) -> anyhow::Result<(Migrated, String)
             reset_fields: true,
             normalize_unions: false,
             defaulting: false,
+            validation: None,
         };
         match write(Some(&after), m, &kind, &req) {
             Ok(w) => {

@@ -17,6 +17,7 @@ mod managers;
 mod migrate_csa;
 mod pipeline;
 mod prune;
+mod refused;
 mod replay;
 mod report;
 mod strip_managed;

@@ -69,7 +69,7 @@ pub fn for_each_predicted<R: Send>(
                 b.inc(1);
             }
             for w in warned {
-                warnings.push(&format!("warning: {w}\n"))?;
+                warnings.push(&format!("{w}\n"))?;
             }
             match out {
                 Ok(r) => sink(r),

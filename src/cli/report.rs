@@ -3,12 +3,13 @@
 //! the command's own, whatever the format.
 
 use super::apply::{Outcome, Predicted};
-use super::inputs::{resolve_now, ApplyArgs};
+use super::inputs::{resolve_now, ApplyArgs, InputErrors};
 use kssa::io::{InputError, Origin, Source};
 use kssa::render::{
     object_file_name, render_conflicts_text, render_junit, render_sarif, CheckedObject,
-    ConflictReport, Finding, Findings, Level, Location, Rule, Style,
+    ConflictReport, Diagnostic, Diagnostics, Level, Location, Rule, Style,
 };
+use kssa::validate::{Reason, StatusError};
 use kssa::value::Value;
 use std::io::Write as _;
 use std::path::Path;
@@ -44,10 +45,8 @@ pub fn locate(origin: &Origin, _path: &str) -> Option<Location> {
     })
 }
 
-/// An error that stopped the run (a file that does not read, a document that does not parse, an
-/// object that is not a manifest), located as precisely as it says.
-pub fn input_error(error: &anyhow::Error) -> Finding {
-    let input = error.chain().find_map(|e| e.downcast_ref::<InputError>());
+/// One input error, located as precisely as it says.
+fn input_diagnostic(input: Option<&InputError>, message: String) -> Diagnostic {
     let file = |f: &str| Location {
         file: artifact_file(&Source::File(f.into())).unwrap_or_else(|| f.to_string()),
         line: 1,
@@ -63,18 +62,35 @@ pub fn input_error(error: &anyhow::Error) -> Finding {
         Some(InputError::Binary { file: f, .. }) => Some(file(f)),
         Some(InputError::Other(_)) | None => None,
     };
-    Finding {
+    Diagnostic {
         rule: Rule::InvalidInput,
         level: Level::Error,
-        message: format!("{error:#}"),
+        message,
         object: None,
         location: location.filter(|l| l.file != "<stdin>"),
     }
 }
 
+/// An error that stopped the run (files that do not read, documents that do not parse, objects
+/// that are not manifests): one diagnostic per input error it carries.
+pub fn input_errors(error: &anyhow::Error) -> Vec<Diagnostic> {
+    for cause in error.chain() {
+        if let Some(InputErrors(all)) = cause.downcast_ref::<InputErrors>() {
+            return all
+                .iter()
+                .map(|e| input_diagnostic(Some(e), e.to_string()))
+                .collect();
+        }
+        if let Some(e) = cause.downcast_ref::<InputError>() {
+            return vec![input_diagnostic(Some(e), format!("{error:#}"))];
+        }
+    }
+    vec![input_diagnostic(None, format!("{error:#}"))]
+}
+
 /// One finding per conflicting field, each with the whole explanation `kssa conflicts` prints
 /// for it: the owners, why they own it, and the ways out.
-pub fn conflict_findings(report: &ConflictReport, origin: &Origin) -> Vec<Finding> {
+pub fn conflict_findings(report: &ConflictReport, origin: &Origin) -> Vec<Diagnostic> {
     report
         .items
         .iter()
@@ -83,7 +99,7 @@ pub fn conflict_findings(report: &ConflictReport, origin: &Origin) -> Vec<Findin
                 items: vec![item.clone()],
                 ..report.clone()
             };
-            Finding {
+            Diagnostic {
                 rule: Rule::Conflict,
                 level: Level::Error,
                 message: render_conflicts_text(&[single], Style::default()),
@@ -94,36 +110,66 @@ pub fn conflict_findings(report: &ConflictReport, origin: &Origin) -> Vec<Findin
         .collect()
 }
 
+/// A refusal by the API server, one diagnostic per field error (the whole message when there is
+/// one), under the rule of its HTTP status: 422 invalid object, 409 precondition.
+fn refusal_diagnostics(error: &StatusError, origin: &Origin, object: &str) -> Vec<Diagnostic> {
+    let rule = match error.reason {
+        Reason::Conflict => Rule::Precondition,
+        Reason::BadRequest => Rule::InvalidInput,
+        Reason::Invalid | Reason::NotFound | Reason::MethodNotAllowed | Reason::Unknown => {
+            Rule::InvalidObject
+        }
+    };
+    let causes = error.findings();
+    let single = causes.len() == 1;
+    causes
+        .into_iter()
+        .map(|(path, message)| Diagnostic {
+            rule,
+            level: Level::Error,
+            message: if single {
+                error.kubectl_message()
+            } else {
+                message
+            },
+            object: Some(object.to_string()),
+            location: locate(origin, &path),
+        })
+        .collect()
+}
+
 /// The findings of a run's predictions: every object checked, its conflicts explained.
 pub fn findings_of(
     command: &str,
     results: &[Predicted],
     apply: &ApplyArgs,
     show_secrets: bool,
-) -> Findings {
+) -> Diagnostics {
     let objects = results
         .iter()
         .map(|r| {
             let m = &r.pair.manifest;
-            let findings = match &r.outcome {
-                Outcome::Conflicts { .. } => super::conflicts::report_of(r, apply, show_secrets)
-                    .map(|report| conflict_findings(&report, &m.origin))
-                    .unwrap_or_default(),
-                Outcome::Applied { .. } => Vec::new(),
-            };
             let namespace = m
                 .value
                 .get_path(&["metadata", "namespace"])
                 .and_then(Value::as_str)
                 .unwrap_or("");
+            let object = object_file_name(m.group(), m.version(), m.kind(), namespace, m.name());
+            let findings = match &r.outcome {
+                Outcome::Conflicts { .. } => super::conflicts::report_of(r, apply, show_secrets)
+                    .map(|report| conflict_findings(&report, &m.origin))
+                    .unwrap_or_default(),
+                Outcome::Invalid { error } => refusal_diagnostics(error, &m.origin, &object),
+                Outcome::Applied { .. } => Vec::new(),
+            };
             CheckedObject {
-                object: object_file_name(m.group(), m.version(), m.kind(), namespace, m.name()),
+                object,
                 file: artifact_file(&m.origin.source).unwrap_or_else(|| "<stdin>".into()),
                 findings,
             }
         })
         .collect();
-    Findings {
+    Diagnostics {
         command: command.into(),
         objects,
         input_errors: Vec::new(),
@@ -132,7 +178,7 @@ pub fn findings_of(
 
 /// The findings in `format`.
 pub fn report_text(
-    findings: &Findings,
+    findings: &Diagnostics,
     format: ReportFormat,
     apply: &ApplyArgs,
 ) -> anyhow::Result<String> {
@@ -147,7 +193,7 @@ pub fn report_text(
 }
 
 /// Prints the findings in `format` on stdout.
-pub fn emit(findings: &Findings, format: ReportFormat, apply: &ApplyArgs) -> anyhow::Result<()> {
+pub fn emit(findings: &Diagnostics, format: ReportFormat, apply: &ApplyArgs) -> anyhow::Result<()> {
     let text = report_text(findings, format, apply)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
@@ -165,10 +211,10 @@ pub fn guarded<T>(
 ) -> anyhow::Result<T> {
     let outcome = work();
     if let (Err(e), Some(format)) = (&outcome, format) {
-        let findings = Findings {
+        let findings = Diagnostics {
             command: command.into(),
             objects: Vec::new(),
-            input_errors: vec![input_error(e)],
+            input_errors: input_errors(e),
         };
         emit(&findings, format, apply)?;
     }

@@ -7,7 +7,7 @@ use super::managers::{read_live, registry, text, title};
 use super::Status;
 use anyhow::Context as _;
 use kssa::kube::ObjectRef;
-use kssa::managed::{write, Operation, WriteRequest};
+use kssa::managed::{write, Operation, WriteError, WriteRequest};
 use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
 use kssa::render::{render_objects, OutputFormat};
 use kssa::value::Value;
@@ -62,6 +62,8 @@ pub struct Args {
     pub output: Output,
     #[command(flatten)]
     pub kube: super::version::KubeVersionArgs,
+    #[command(flatten)]
+    pub validate: super::inputs::ValidateArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
@@ -106,8 +108,18 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         reset_fields: true,
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
+        validation: Some(args.validate.mode),
     };
-    let outcome = write(stored, &new, &kind, &req).with_context(|| title(&new))?;
+    let outcome = match write(stored, &new, &kind, &req) {
+        Err(WriteError::Refused(error)) => {
+            eprint!("{}", super::refused::error_line(&title(&new), &error));
+            return Ok(Status::Found);
+        }
+        other => other.with_context(|| title(&new))?,
+    };
+    for w in &outcome.warnings {
+        eprintln!("{w}");
+    }
     let format = match args.output {
         Output::Yaml => OutputFormat::Yaml,
         Output::Json => OutputFormat::Json,

@@ -15,7 +15,8 @@ pub(crate) type DeclId = usize;
 pub(crate) enum GoType {
     String,
     Bool,
-    Int,
+    /// Any Go integer type; the width decides which JSON numbers decode.
+    Int(IntWidth),
     Float,
     /// `[]byte`: base64 text.
     Bytes,
@@ -28,6 +29,50 @@ pub(crate) enum GoType {
     Named(DeclId),
     /// A name the sources do not declare (outside the model): kept as it is.
     Opaque,
+}
+
+/// The Go integer types (`int` and `uint` are 64 bits on the server's platforms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntWidth {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+}
+
+impl IntWidth {
+    /// The Go spelling (`reflect.Type.String()` of the unnamed type).
+    pub fn go_name(self) -> &'static str {
+        match self {
+            IntWidth::I8 => "int8",
+            IntWidth::I16 => "int16",
+            IntWidth::I32 => "int32",
+            IntWidth::I64 => "int64",
+            IntWidth::U8 => "uint8",
+            IntWidth::U16 => "uint16",
+            IntWidth::U32 => "uint32",
+            IntWidth::U64 => "uint64",
+        }
+    }
+
+    /// Whether `n` fits (`reflect.Value.OverflowInt` / `OverflowUint` is false).
+    pub fn holds(self, n: i128) -> bool {
+        let (min, max): (i128, i128) = match self {
+            IntWidth::I8 => (i8::MIN.into(), i8::MAX.into()),
+            IntWidth::I16 => (i16::MIN.into(), i16::MAX.into()),
+            IntWidth::I32 => (i32::MIN.into(), i32::MAX.into()),
+            IntWidth::I64 => (i64::MIN.into(), i64::MAX.into()),
+            IntWidth::U8 => (0, u8::MAX.into()),
+            IntWidth::U16 => (0, u16::MAX.into()),
+            IntWidth::U32 => (0, u32::MAX.into()),
+            IntWidth::U64 => (0, u64::MAX.into()),
+        };
+        (min..=max).contains(&n)
+    }
 }
 
 /// Types with their own JSON encoding (`MarshalJSON`/`UnmarshalJSON`).
@@ -66,6 +111,8 @@ pub(crate) enum Decl {
 #[derive(Debug, Default)]
 pub(crate) struct GoTypes {
     names: HashMap<String, DeclId>,
+    /// Each declaration's `<package>.<Type>`, by id.
+    decl_names: Vec<String>,
     decls: Vec<Decl>,
     /// (group, version) → package key.
     packages: HashMap<(String, String), String>,
@@ -114,6 +161,7 @@ impl GoTypes {
                 (Some(tag @ ("S" | "T")), Some(name)) => {
                     let id = types.decls.len();
                     types.names.insert(name.to_string(), id);
+                    types.decl_names.push(name.to_string());
                     types.decls.push(Decl::Struct(Vec::new()));
                     if tag == "T" {
                         aliases.push((id, words.next().unwrap_or("").to_string()));
@@ -193,8 +241,14 @@ impl GoTypes {
             "float32" | "float64" => GoType::Float,
             "bytes" => GoType::Bytes,
             "any" => GoType::Any,
-            "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
-            | "uint32" | "uint64" | "byte" => GoType::Int,
+            "int8" => GoType::Int(IntWidth::I8),
+            "int16" => GoType::Int(IntWidth::I16),
+            "int32" => GoType::Int(IntWidth::I32),
+            "int" | "int64" => GoType::Int(IntWidth::I64),
+            "uint8" | "byte" => GoType::Int(IntWidth::U8),
+            "uint16" => GoType::Int(IntWidth::U16),
+            "uint32" => GoType::Int(IntWidth::U32),
+            "uint" | "uint64" => GoType::Int(IntWidth::U64),
             name => self
                 .names
                 .get(name)
@@ -204,6 +258,11 @@ impl GoTypes {
 
     pub fn decl(&self, id: DeclId) -> &Decl {
         &self.decls[id]
+    }
+
+    /// The declaration's `<package>.<Type>` (`core/v1.PodSpec`).
+    pub fn decl_name(&self, id: DeclId) -> &str {
+        &self.decl_names[id]
     }
 
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.

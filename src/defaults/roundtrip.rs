@@ -66,7 +66,7 @@ fn encode(types: &GoTypes, ty: &GoType, input: Option<Value>) -> Encoded {
             Some(Value::Bool(b)) => Encoded::new(Value::Bool(b), !b),
             Some(v) => Encoded::kept(v),
         },
-        GoType::Int | GoType::Float => match input {
+        GoType::Int(_) | GoType::Float => match input {
             None => Encoded::new(Value::Int(0), true),
             Some(Value::Int(i)) => Encoded::new(Value::Int(i), i == 0),
             Some(Value::Float(f)) if *ty == GoType::Float => {

@@ -6,6 +6,7 @@ use super::version::KubeVersion;
 use crate::schema::builtin::{builtin_for, BuiltinSchemas};
 use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
+use crate::validate::crd::SchemaNode;
 use crate::value::Value;
 use std::sync::{Arc, OnceLock};
 
@@ -23,6 +24,8 @@ pub struct ResolvedKind {
     pub kube_version: KubeVersion,
     /// The other versions the object is served at (see [`super::convert`]).
     pub versions: KindVersions,
+    /// For a custom resource: its CRD version's schema as validation reads it.
+    pub crd_validation: Option<Arc<SchemaNode>>,
 }
 
 /// Which versions an object of a kind is served at, and how values convert between them.
@@ -56,6 +59,7 @@ impl ResolvedKind {
             deduced: true,
             versions: KindVersions::Single,
             kube_version: KubeVersion::default(),
+            crd_validation: None,
         }
     }
 
@@ -217,6 +221,11 @@ impl SchemaRegistry {
                     },
                     None => KindVersions::Single,
                 };
+                let crd_validation = loaded
+                    .validation
+                    .iter()
+                    .find(|(version, _)| *version == gvk.version)
+                    .map(|(_, schema)| schema.clone());
                 return Ok(ResolvedKind {
                     gvk,
                     schema: loaded.schema.clone(),
@@ -225,6 +234,7 @@ impl SchemaRegistry {
                     deduced: false,
                     kube_version: self.version,
                     versions,
+                    crd_validation,
                 });
             }
             if loaded.kinds.is_empty() {
@@ -241,6 +251,7 @@ impl SchemaRegistry {
                             deduced: false,
                             kube_version: self.version,
                             versions: KindVersions::Single,
+                            crd_validation: None,
                         });
                     }
                 }
@@ -259,6 +270,7 @@ impl SchemaRegistry {
                     deduced: false,
                     kube_version: self.version,
                     versions: KindVersions::Builtin,
+                    crd_validation: None,
                 });
             }
         }

@@ -77,13 +77,13 @@ pub fn apply(
         }
     }
     Ok(KubectlOutcome {
-        outcome: outcome_against(live, object),
+        outcome: outcome_against(live, object, first.warnings),
         warnings,
     })
 }
 
 /// What the whole sequence changed, measured against the object before the first request.
-fn outcome_against(live: Option<&Value>, object: Value) -> WriteOutcome {
+fn outcome_against(live: Option<&Value>, object: Value, warnings: Vec<String>) -> WriteOutcome {
     let strip = |v: &Value| {
         let mut v = v.clone();
         if let Some(Value::Map(meta)) = v.as_map_mut().and_then(|m| m.get_mut("metadata")) {
@@ -100,6 +100,7 @@ fn outcome_against(live: Option<&Value>, object: Value) -> WriteOutcome {
         object,
         changed,
         managed_fields_changed,
+        warnings,
     }
 }
 
@@ -166,9 +167,12 @@ fn migrate(
     }
     let mut body = object.clone();
     upgraded.write_into(&mut body);
+    // kubectl sends the migration as a JSON patch of metadata.managedFields alone: the body
+    // checks of a PUT (crate::validate) have nothing to see in it.
     let req = WriteRequest {
         operation: Operation::Update,
         force: false,
+        validation: None,
         ..*req
     };
     write(Some(object), &body, kind, &req).map(|o| Some(o.object))

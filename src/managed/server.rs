@@ -36,6 +36,7 @@ use crate::fieldpath::{Path, Set, VersionedSet};
 use crate::kube::{storage, GroupVersionKind, ObjectRef, ResolvedKind, VersionConverter};
 use crate::merge::{ApplyOutcome, Conflicts, Converter, UpdateError, Updater};
 use crate::typed::Typed;
+use crate::validate::{self, FieldValidation, StatusError};
 use crate::value::{Map, Value};
 use std::borrow::Cow;
 
@@ -63,6 +64,9 @@ pub struct WriteRequest<'a> {
     /// `stringData` folded into `data`, [`crate::kube::storage`]), round-tripped, defaulted,
     /// and without a namespace when the kind is cluster-scoped. Off: the raw merge.
     pub defaulting: bool,
+    /// Check the write as the server does ([`crate::validate`]) with this field validation
+    /// (`--validate`); `None`: the engine only (vectors, replays, library uses).
+    pub validation: Option<FieldValidation>,
 }
 
 /// What a successful write stored.
@@ -74,6 +78,8 @@ pub struct WriteOutcome {
     pub changed: bool,
     /// `metadata.managedFields` differ from the stored ones.
     pub managed_fields_changed: bool,
+    /// The server's warnings, as kubectl prints them (`Warning: …`).
+    pub warnings: Vec<String>,
 }
 
 /// One field another manager owns that the apply would change.
@@ -108,6 +114,9 @@ pub enum WriteError {
     /// The engine failed.
     #[error("{message}")]
     Internal { message: String },
+    /// The server refuses the write (400, 404, 409, 422), as [`crate::validate`] predicts.
+    #[error("{0}")]
+    Refused(StatusError),
 }
 
 /// Applies or updates `object` over the stored object `live` (`None`: the write creates it).
@@ -150,6 +159,21 @@ pub fn write(
     };
     let stored = read_stored(live, kind, req);
     let stored = stored.as_ref();
+    // The request and its body are checked before the field manager, the object it would
+    // store after defaulting (crate::validate: the handlers' order).
+    let check = req.validation.map(|field_validation| validate::Write {
+        kind,
+        operation: req.operation,
+        manager: req.manager,
+        subresource: req.subresource,
+        field_validation,
+        body: object,
+        live: live.map(|_| stored),
+    });
+    let mut warnings = match &check {
+        Some(check) => check.before().map_err(WriteError::Refused)?,
+        None => Vec::new(),
+    };
     // An update body is decoded into the typed object before the field manager sees it, and
     // decoding defaults it: unknown fields are dropped and the updater owns what defaulting
     // filled in. An apply configuration is never defaulted (only the merged result is).
@@ -183,6 +207,12 @@ pub fn write(
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
     }
+    if let Some(check) = &check {
+        let more = check
+            .after(&result, req.defaulting)
+            .map_err(WriteError::Refused)?;
+        warnings.extend(more);
+    }
     let stored = read_stored(original, kind, req);
     let stored = stored.as_ref();
     if let (Some(v), Some(original)) = (live_version, original) {
@@ -214,6 +244,7 @@ pub fn write(
         object: result,
         changed,
         managed_fields_changed,
+        warnings,
     })
 }
 

@@ -23,6 +23,7 @@ fn req<'a>(operation: Operation, manager: &'a str, now: &'a str) -> WriteRequest
         reset_fields: true,
         normalize_unions: false,
         defaulting: false,
+        validation: None,
     }
 }
 

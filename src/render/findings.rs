@@ -1,4 +1,4 @@
-//! Findings for CI reports: each problem kssa finds (a conflict, an input it cannot read, and
+//! Diagnostics for CI reports: each problem kssa finds (a conflict, an input it cannot read, and
 //! later an invalid object) as a rule id, a level, the message the human output prints, the
 //! object and where it is, so `-o sarif` and `-o junit` render the same facts.
 
@@ -95,7 +95,7 @@ pub struct Location {
 
 /// One problem.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
+pub struct Diagnostic {
     pub rule: Rule,
     pub level: Level,
     /// The text the human output prints for it.
@@ -112,22 +112,22 @@ pub struct CheckedObject {
     pub object: String,
     /// The manifest's file, as in [`Location::file`].
     pub file: String,
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Diagnostic>,
 }
 
 /// Everything one run reports: the objects it checked and the inputs it could not read.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Findings {
+pub struct Diagnostics {
     /// `diff`, `conflicts` or `apply`.
     pub command: String,
     pub objects: Vec<CheckedObject>,
     /// Problems with no object to pin them on: a file or document that does not read.
-    pub input_errors: Vec<Finding>,
+    pub input_errors: Vec<Diagnostic>,
 }
 
-impl Findings {
+impl Diagnostics {
     /// Every finding, objects' first.
-    pub fn all(&self) -> impl Iterator<Item = &Finding> {
+    pub fn all(&self) -> impl Iterator<Item = &Diagnostic> {
         self.objects
             .iter()
             .flat_map(|o| &o.findings)
@@ -164,7 +164,7 @@ fn sarif_level(level: Level) -> sarif::ResultLevel {
     }
 }
 
-fn sarif_result(f: &Finding) -> sarif::Result {
+fn sarif_result(f: &Diagnostic) -> sarif::Result {
     let physical = f.location.as_ref().map(|l| {
         sarif::PhysicalLocation::builder()
             .artifact_location(
@@ -225,7 +225,7 @@ fn sarif_rule(rule: Rule) -> sarif::ReportingDescriptor {
 }
 
 /// The findings as a SARIF 2.1.0 log with one run; every rule is listed, found or not.
-pub fn render_sarif(findings: &Findings) -> String {
+pub fn render_sarif(findings: &Diagnostics) -> String {
     let driver = sarif::ToolComponent::builder()
         .name("kssa".to_string())
         .version(env!("CARGO_PKG_VERSION").to_string())
@@ -254,13 +254,13 @@ pub fn render_sarif(findings: &Findings) -> String {
 mod tests {
     use super::*;
 
-    fn conflict() -> Findings {
-        Findings {
+    fn conflict() -> Diagnostics {
+        Diagnostics {
             command: "diff".into(),
             objects: vec![CheckedObject {
                 object: "apps.v1.Deployment.default.web".into(),
                 file: "deploy/web app.yaml".into(),
-                findings: vec![Finding {
+                findings: vec![Diagnostic {
                     rule: Rule::Conflict,
                     level: Level::Error,
                     message: "conflict with \"hpa\"\n".into(),

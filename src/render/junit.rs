@@ -1,8 +1,8 @@
-//! Findings as a JUnit XML report (the Apache Ant format CI systems read): a `testsuite` per
+//! Diagnostics as a JUnit XML report (the Apache Ant format CI systems read): a `testsuite` per
 //! input file, a `testcase` per object, a `failure` for each object with findings and an
 //! `error` for an input that cannot be read.
 
-use super::findings::{Finding, Findings};
+use super::findings::{Diagnostic, Diagnostics};
 
 /// Text for XML 1.0: markup characters escaped; control characters XML cannot carry (colour
 /// codes, say) dropped. In attributes, line breaks and tabs are kept as character references.
@@ -31,7 +31,7 @@ fn headline(message: &str) -> &str {
 }
 
 /// One `<failure>` or `<error>` element holding a run of findings.
-fn problem(element: &str, findings: &[&Finding]) -> String {
+fn problem(element: &str, findings: &[&Diagnostic]) -> String {
     let Some(first) = findings.first() else {
         return String::new();
     };
@@ -57,8 +57,8 @@ fn problem(element: &str, findings: &[&Finding]) -> String {
 struct Case {
     name: String,
     classname: String,
-    failure: Vec<Finding>,
-    error: Vec<Finding>,
+    failure: Vec<Diagnostic>,
+    error: Vec<Diagnostic>,
 }
 
 struct Suite {
@@ -66,7 +66,7 @@ struct Suite {
     cases: Vec<Case>,
 }
 
-fn suites(findings: &Findings) -> Vec<Suite> {
+fn suites(findings: &Diagnostics) -> Vec<Suite> {
     let mut suites: Vec<Suite> = Vec::new();
     let mut suite_of = |file: &str| -> usize {
         match suites.iter().position(|s| s.file == file) {
@@ -114,7 +114,7 @@ fn suites(findings: &Findings) -> Vec<Suite> {
 
 /// The report. `timestamp` is when the run happened (`YYYY-MM-DDTHH:MM:SS`, as the schema
 /// wants it: no zone). kssa does not time objects one by one, so every `time` is 0.
-pub fn render_junit(findings: &Findings, timestamp: &str) -> String {
+pub fn render_junit(findings: &Diagnostics, timestamp: &str) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     for (id, suite) in suites(findings).iter().enumerate() {
         let failures = suite.cases.iter().filter(|c| !c.failure.is_empty()).count();
@@ -159,8 +159,8 @@ mod tests {
     use super::super::findings::{CheckedObject, Level, Location, Rule};
     use super::*;
 
-    fn finding(rule: Rule, file: &str) -> Finding {
-        Finding {
+    fn finding(rule: Rule, file: &str) -> Diagnostic {
+        Diagnostic {
             rule,
             level: Level::Error,
             message: "first <line>\nsecond & \u{1b}[31mred\u{1b}[0m".into(),
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn suite_per_file_case_per_object() {
-        let report = Findings {
+        let report = Diagnostics {
             command: "diff".into(),
             objects: vec![
                 CheckedObject {

@@ -17,13 +17,13 @@ pub use conflicts::{
     render_conflicts_json, render_conflicts_text, value_at, ConflictItem, ConflictReport, Owner,
 };
 pub use diff::{object_file_name, unified_diff};
-pub use findings::{render_sarif, CheckedObject, Finding, Findings, Level, Location, Rule};
+pub use findings::{render_sarif, CheckedObject, Diagnostic, Diagnostics, Level, Location, Rule};
 pub use junit::render_junit;
 pub use mask::{is_secret_path, mask_secrets, masked};
 pub use modes::{render_modes_json, render_modes_text, ModeComparison, ModeConflict};
 pub use output::{render_objects, OutputFormat};
 pub use report::{
-    render_changes_json, render_github, summary_line, ChangeKind, ObjectChange, Summary,
+    render_changes_json, render_github, summary_line, ChangeKind, Finding, ObjectChange, Summary,
 };
 
 /// ANSI styling, or none.

@@ -13,6 +13,9 @@ pub enum ChangeKind {
     Unchanged,
     /// The apply would fail on conflicts; the object would not change.
     Conflicts,
+    /// The server would refuse the object (validation, decoding, preconditions); it would
+    /// not change.
+    Invalid,
     /// A live object `--prune` would delete.
     Deleted,
 }
@@ -24,6 +27,7 @@ impl ChangeKind {
             ChangeKind::Changed => "changed",
             ChangeKind::Unchanged => "unchanged",
             ChangeKind::Conflicts => "conflicts",
+            ChangeKind::Invalid => "invalid",
             ChangeKind::Deleted => "deleted",
         }
     }
@@ -51,6 +55,16 @@ pub struct ObjectChange {
     pub fields: Vec<FieldChange>,
     /// The changes ignore rules left out.
     pub ignored: Vec<IgnoredChange>,
+    /// Why the server refuses an invalid object: one finding per field.
+    pub invalid: Vec<Finding>,
+}
+
+/// One refusal of a field of an object, renderer-neutral: the field path as the server prints
+/// it (empty for the whole request) and the message as kubectl prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub path: String,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -59,6 +73,7 @@ pub struct Summary {
     pub changed: usize,
     pub unchanged: usize,
     pub conflicts: usize,
+    pub invalid: usize,
     pub deleted: usize,
 }
 
@@ -78,26 +93,32 @@ impl Summary {
             ChangeKind::Changed => self.changed += 1,
             ChangeKind::Unchanged => self.unchanged += 1,
             ChangeKind::Conflicts => self.conflicts += 1,
+            ChangeKind::Invalid => self.invalid += 1,
             ChangeKind::Deleted => self.deleted += 1,
         }
     }
 
     /// Anything `kubectl diff` would exit 1 for.
     pub fn has_differences(&self) -> bool {
-        self.created + self.changed + self.conflicts + self.deleted > 0
+        self.created + self.changed + self.conflicts + self.deleted + self.invalid > 0
     }
 }
 
 /// `N created, N changed, N unchanged, N with conflicts`, then `, N deleted` when a prune
-/// deletes anything.
+/// deletes anything and `, N invalid` when the server would refuse objects.
 pub fn summary_line(s: &Summary) -> String {
     let deleted = if s.deleted > 0 {
         format!(", {} deleted", s.deleted)
     } else {
         String::new()
     };
+    let invalid = if s.invalid > 0 {
+        format!(", {} invalid", s.invalid)
+    } else {
+        String::new()
+    };
     format!(
-        "{} created, {} changed, {} unchanged, {} with conflicts{deleted}\n",
+        "{} created, {} changed, {} unchanged, {} with conflicts{deleted}{invalid}\n",
         s.created, s.changed, s.unchanged, s.conflicts
     )
 }
@@ -133,6 +154,19 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                 })
                 .collect();
             m.insert("conflicts".into(), Value::List(conflicts));
+            if !c.invalid.is_empty() {
+                let findings = c
+                    .invalid
+                    .iter()
+                    .map(|f| {
+                        let mut fm = Map::new();
+                        fm.insert("path".into(), s(&f.path));
+                        fm.insert("message".into(), s(&f.message));
+                        Value::Map(fm)
+                    })
+                    .collect();
+                m.insert("invalid".into(), Value::List(findings));
+            }
             m.insert("changes".into(), field_changes_value(&c.fields));
             m.insert("ignored".into(), ignored_changes_value(&c.ignored));
             Value::Map(m)
@@ -148,6 +182,9 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
         ("deleted", sum.deleted),
     ] {
         sm.insert(k.into(), Value::Int(n as i64));
+    }
+    if sum.invalid > 0 {
+        sm.insert("invalid".into(), Value::Int(sum.invalid as i64));
     }
     let mut top = Map::new();
     top.insert("objects".into(), Value::List(objects));
@@ -168,12 +205,24 @@ fn escape(text: &str, property: bool) -> String {
 }
 
 /// GitHub Actions workflow commands: a notice per created or changed object (with its diff), an
-/// error per object with conflicts.
+/// error per object with conflicts and per refusal of an invalid object.
 pub fn render_github(changes: &[ObjectChange]) -> String {
     let mut out = String::new();
     for c in changes {
+        if c.change == ChangeKind::Invalid {
+            for f in &c.invalid {
+                out.push_str(&format!(
+                    "::error file={},line={},title={}::{}\n",
+                    escape(&c.file, true),
+                    c.line,
+                    escape("kssa invalid", true),
+                    escape(&format!("{} is invalid: {}", c.name, f.message), false)
+                ));
+            }
+            continue;
+        }
         let (level, title, message) = match c.change {
-            ChangeKind::Unchanged => continue,
+            ChangeKind::Unchanged | ChangeKind::Invalid => continue,
             ChangeKind::Created => (
                 "notice",
                 "kssa diff",
@@ -230,6 +279,10 @@ mod tests {
             change: kind,
             diff: "-a\n+b\n".into(),
             conflicts: vec![(".data.k".into(), vec!["other".into()])],
+            invalid: vec![Finding {
+                path: "data".into(),
+                message: "data: Too long: may not be more than 1048576 bytes".into(),
+            }],
             fields: Vec::new(),
             ignored: Vec::new(),
         }
@@ -247,6 +300,19 @@ mod tests {
             "1 created, 0 changed, 2 unchanged, 0 with conflicts\n"
         );
         assert!(Summary::of(&cs).has_differences());
+    }
+
+    #[test]
+    fn invalid_objects_are_counted_and_annotated() {
+        let cs = [change(ChangeKind::Invalid), change(ChangeKind::Unchanged)];
+        assert_eq!(
+            summary_line(&Summary::of(&cs)),
+            "0 created, 0 changed, 1 unchanged, 0 with conflicts, 1 invalid\n"
+        );
+        assert_eq!(
+            render_github(&cs[..1]),
+            "::error file=m.yaml,line=3,title=kssa invalid::v1.ConfigMap.default.c is invalid: data: Too long: may not be more than 1048576 bytes\n"
+        );
     }
 
     #[test]

@@ -130,6 +130,7 @@ fn run_step(
         reset_fields: options.reset_fields,
         normalize_unions: options.normalize_unions,
         defaulting: options.defaulting,
+        validation: None,
     };
     let result = match write(store.as_ref(), &step.object, &kind, &req) {
         Ok(out) => {

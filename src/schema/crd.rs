@@ -7,6 +7,7 @@ use super::openapi::{
     ConvertOptions, OBJECT_META,
 };
 use super::*;
+use crate::validate::crd::SchemaNode;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -18,6 +19,9 @@ pub struct LoadedSchemas {
     pub kinds: Vec<KindInfo>,
     /// For a CustomResourceDefinition: its name and how its versions convert.
     pub crd: Option<CrdConversion>,
+    /// For a CustomResourceDefinition: each served version's `openAPIV3Schema` as the
+    /// validation of custom resources reads it.
+    pub validation: Vec<(String, Arc<SchemaNode>)>,
 }
 
 /// How the API server converts a custom resource between its versions
@@ -48,6 +52,7 @@ pub fn load_schema_document(doc: &Value) -> Result<LoadedSchemas, SchemaError> {
             schema: Arc::new(parse_smd_schema_value(doc)?.with_types_added(untyped_types())),
             kinds: Vec::new(),
             crd: None,
+            validation: Vec::new(),
         })
     } else if document_definitions(doc).is_some() {
         load_openapi(doc)
@@ -69,6 +74,7 @@ pub fn load_openapi(doc: &Value) -> Result<LoadedSchemas, SchemaError> {
         schema: Arc::new(with_builtin_references(types)?),
         kinds: document_kinds(doc),
         crd: None,
+        validation: Vec::new(),
     })
 }
 
@@ -112,6 +118,7 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
 
     let mut kinds = Vec::new();
     let mut types = Vec::new();
+    let mut validation = Vec::new();
     for v in versions {
         if v.get("served").and_then(Value::as_bool) == Some(false) {
             continue;
@@ -125,6 +132,9 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
         let schema = per_version_or_spec(&["schema", "openAPIV3Schema"])
             .or_else(|| spec.get_path(&["validation", "openAPIV3Schema"]));
         types.push(crd_root_type(&type_name, schema, options)?);
+        if let Some(s) = schema {
+            validation.push((version.to_string(), Arc::new(SchemaNode::parse(s))));
+        }
         kinds.push(KindInfo {
             group: group.to_string(),
             version: version.to_string(),
@@ -147,6 +157,7 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
         schema: Arc::new(with_builtin_references(types)?),
         kinds,
         crd: Some(CrdConversion { name, webhook }),
+        validation,
     })
 }
 

@@ -40,6 +40,7 @@ pub fn requests(operation: Operation) -> impl Iterator<Item = WriteRequest<'stat
             reset_fields: true,
             normalize_unions: !force,
             defaulting,
+            validation: None,
         })
     })
 }

@@ -16,6 +16,7 @@ fn req(manager: &str) -> WriteRequest<'_> {
         reset_fields: true,
         normalize_unions: false,
         defaulting: false,
+        validation: None,
     }
 }
 

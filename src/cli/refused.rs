@@ -1,0 +1,35 @@
+//! How the subcommands report objects the API server would refuse (issue 14): like conflicts —
+//! not applied or diffed, one `error:` per object in kubectl's words, counted in the closing
+//! summary, exit 1.
+
+use kssa::render::Finding;
+use kssa::validate::StatusError;
+use std::fmt::Display;
+
+/// `error: <origin>: <kubectl's message>`, ending in a newline.
+pub fn error_line(origin: &impl Display, error: &StatusError) -> String {
+    format!("error: {origin}: {}\n", error.kubectl_message())
+}
+
+/// The refusal as renderer-neutral findings, one per field.
+pub fn findings(error: &StatusError) -> Vec<Finding> {
+    error
+        .findings()
+        .into_iter()
+        .map(|(path, message)| Finding { path, message })
+        .collect()
+}
+
+/// The closing lines of `apply` for objects that were not applied.
+pub fn not_applied(conflicts: usize, invalid: usize) -> String {
+    let mut out = String::new();
+    if conflicts > 0 {
+        out.push_str(&format!("{conflicts} object(s) had conflicts and were not changed; see `kssa conflicts` for the ways out\n"));
+    }
+    if invalid > 0 {
+        out.push_str(&format!(
+            "{invalid} object(s) are invalid and were not changed\n"
+        ));
+    }
+    out
+}

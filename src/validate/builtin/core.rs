@@ -1,0 +1,343 @@
+//! Core kinds other than pods, as k8s.io/kubernetes pkg/apis/core/validation checks them:
+//! Service ports and cluster IPs, ConfigMap and Secret keys, sizes and `immutable`, the
+//! PersistentVolumeClaim spec after creation.
+
+use super::super::formats;
+use super::super::goprint::GoType;
+use super::super::{field::typed_value, FieldError, Write};
+use super::pod;
+use super::selector::semantic_eq;
+use crate::kube::VersionRange;
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// `core.MaxSecretSize`: ConfigMap and Secret data together, 1 MiB.
+pub const MAX_DATA_SIZE: usize = 1 << 20;
+
+/// Service types (`supportedServiceType`, sorted).
+const SERVICE_TYPES: &[&str] = &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn spec(object: &Value) -> &Value {
+    static NULL: Value = Value::Null;
+    object.get("spec").unwrap_or(&NULL)
+}
+
+fn is_headless(spec: &Value) -> bool {
+    text(spec, "clusterIP") == "None"
+}
+
+/// `ValidateService` (ports, type) and, on update, `validateUpgradeDowngradeClusterIPs`.
+pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    let kind = text(spec, "type");
+    let ports = spec
+        .get("ports")
+        .and_then(Value::as_list)
+        .map_or(&[][..], Vec::as_slice);
+    if ports.is_empty() && !is_headless(spec) && kind != "ExternalName" {
+        errors.push(FieldError::required("spec.ports", ""));
+    }
+    let mut names = HashSet::new();
+    for (i, p) in ports.iter().enumerate() {
+        let at = format!("spec.ports[{i}]");
+        let name = text(p, "name");
+        if ports.len() > 1 && name.is_empty() {
+            errors.push(FieldError::required(format!("{at}.name"), ""));
+        } else if !name.is_empty() {
+            for msg in formats::dns1123_label(name) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.name"),
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+            if !names.insert(name) {
+                errors.push(FieldError::duplicate(
+                    format!("{at}.name"),
+                    FieldError::string_value(name),
+                ));
+            }
+        }
+        match p.get("port") {
+            Some(Value::Int(n)) => pod::port_number(*n, &format!("{at}.port"), errors),
+            None | Some(Value::Null) => pod::port_number(0, &format!("{at}.port"), errors),
+            // Not an integer: the decoder's to refuse.
+            Some(_) => {}
+        }
+        pod::protocol(p, &at, errors);
+        match p.get("targetPort") {
+            Some(Value::Int(n)) => pod::port_number(*n, &format!("{at}.targetPort"), errors),
+            Some(Value::String(s)) => {
+                for msg in formats::port_name(s) {
+                    errors.push(FieldError::invalid(
+                        format!("{at}.targetPort"),
+                        FieldError::string_value(s),
+                        msg,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if !kind.is_empty() && !SERVICE_TYPES.contains(&kind) {
+        errors.push(FieldError::not_supported(
+            "spec.type",
+            FieldError::string_value(kind),
+            SERVICE_TYPES,
+        ));
+    }
+    if let Some(old) = w.live {
+        cluster_ips_unchanged(spec, self::spec(old), errors);
+    }
+}
+
+fn cluster_ips(spec: &Value) -> Vec<&str> {
+    match spec.get("clusterIPs").and_then(Value::as_list) {
+        Some(ips) if !ips.is_empty() => ips.iter().map(|v| v.as_str().unwrap_or("")).collect(),
+        // The registry fills clusterIPs from clusterIP (`normalizeClusterIPs`).
+        _ => Some(text(spec, "clusterIP"))
+            .filter(|ip| !ip.is_empty())
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// `validateUpgradeDowngradeClusterIPs`: the primary cluster IP never changes once set (what
+/// the service registry leaves of a changed `clusterIP`).
+fn cluster_ips_unchanged(new: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    if text(new, "type") == "ExternalName" || text(old, "type") == "ExternalName" {
+        return;
+    }
+    if is_headless(new) && is_headless(old) {
+        return;
+    }
+    // A clusterIP left out of the request keeps the allocated one.
+    let new_ips = if new.get("clusterIP").is_none() && new.get("clusterIPs").is_none() {
+        cluster_ips(old)
+    } else {
+        let ips = cluster_ips(new);
+        // A changed clusterIP with the old clusterIPs: the registry replaces them.
+        let old_ips = cluster_ips(old);
+        let same_plural = new.get("clusterIPs") == old.get("clusterIPs");
+        if same_plural
+            && text(new, "clusterIP") != text(old, "clusterIP")
+            && !text(new, "clusterIP").is_empty()
+        {
+            vec![text(new, "clusterIP")]
+        } else if ips.is_empty() {
+            old_ips
+        } else {
+            ips
+        }
+    };
+    let old_ips = cluster_ips(old);
+    let quoted = || {
+        let list = Value::List(new_ips.iter().map(|ip| Value::from(*ip)).collect());
+        typed_value(list, &GoType::StringList)
+    };
+    if old_ips.len() == new_ips.len() {
+        for (i, (o, n)) in old_ips.iter().zip(&new_ips).enumerate() {
+            if o != n {
+                errors.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    quoted(),
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if !old_ips.is_empty() && !new_ips.is_empty() && old_ips[0] != new_ips[0] {
+        errors.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            quoted(),
+            "may not change once set",
+        ));
+    }
+}
+
+/// `IsConfigMapKey` errors of every key of `map` at `<path>[<key>]`; returns the data's size.
+fn keys(map: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) -> usize {
+    let Some(Value::Map(m)) = map else { return 0 };
+    let mut entries: Vec<_> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let mut size = 0;
+    for (key, value) in entries {
+        for msg in formats::config_map_key(key) {
+            errors.push(FieldError::invalid(
+                format!("{path}[{key}]"),
+                FieldError::string_value(key),
+                msg,
+            ));
+        }
+        size += value.as_str().map_or(0, str::len);
+    }
+    size
+}
+
+/// The `immutable: true` rules of ConfigMap and Secret updates.
+fn immutable_data(w: &Write, object: &Value, fields: &[&str], errors: &mut Vec<FieldError>) {
+    let Some(old) = w.live else { return };
+    if old.get("immutable").and_then(Value::as_bool) != Some(true) {
+        return;
+    }
+    const DETAIL: &str = "field is immutable when `immutable` is set";
+    if object.get("immutable").and_then(Value::as_bool) != Some(true) {
+        errors.push(FieldError::forbidden("immutable", DETAIL));
+    }
+    for f in fields {
+        if !semantic_eq(object.get(f), old.get(f)) {
+            errors.push(FieldError::forbidden(*f, DETAIL));
+        }
+    }
+}
+
+/// `ValidateConfigMap` / `ValidateConfigMapUpdate`.
+pub fn config_map(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    immutable_data(w, object, &["data", "binaryData"], errors);
+    let mut size = keys(object.get("data"), "data", errors);
+    if let (Some(Value::Map(data)), Some(Value::Map(binary))) =
+        (object.get("data"), object.get("binaryData"))
+    {
+        let mut dup: Vec<&String> = data.keys().filter(|k| binary.contains_key(*k)).collect();
+        dup.sort();
+        for key in dup {
+            errors.push(FieldError::invalid(
+                format!("data[{key}]"),
+                FieldError::string_value(key),
+                "duplicate of key present in binaryData",
+            ));
+        }
+    }
+    // binaryData holds base64 text: the server counts the decoded bytes.
+    size += binary_size(object.get("binaryData"), "binaryData", errors);
+    if size > MAX_DATA_SIZE {
+        // The server's path is empty ("pass back \"\" to indicate … the whole object").
+        errors.push(FieldError::too_long("[]", MAX_DATA_SIZE, w.version()));
+    }
+}
+
+fn binary_size(map: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) -> usize {
+    let Some(Value::Map(m)) = map else { return 0 };
+    let mut keys_only = m.clone();
+    keys_only.values_mut().for_each(|v| *v = Value::from(""));
+    keys(Some(&Value::Map(keys_only)), path, errors);
+    m.values().filter_map(Value::as_str).map(decoded_len).sum()
+}
+
+/// The length of base64 text once decoded (padding and whitespace ignored).
+fn decoded_len(text: &str) -> usize {
+    let n = text
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace() && *b != b'=')
+        .count();
+    n * 3 / 4
+}
+
+/// `ValidateSecret` / `ValidateSecretUpdate`.
+pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    if let Some(old) = w.live {
+        let (new_type, old_type) = (text(object, "type"), text(old, "type"));
+        if new_type != old_type {
+            errors.push(FieldError::invalid(
+                "type",
+                FieldError::string_value(new_type),
+                "field is immutable",
+            ));
+        }
+    }
+    immutable_data(w, object, &["data"], errors);
+    let mut data_errors = Vec::new();
+    let size = binary_size(object.get("data"), "data", &mut data_errors);
+    errors.extend(data_errors);
+    if size > MAX_DATA_SIZE {
+        errors.push(FieldError::too_long("data", MAX_DATA_SIZE, w.version()));
+    }
+    let has = |key: &str| object.get("data").and_then(|d| d.get(key)).is_some();
+    let required = |key: &str| FieldError::required(format!("data[{key}]"), "");
+    match text(object, "type") {
+        "kubernetes.io/tls" => {
+            for key in ["tls.crt", "tls.key"] {
+                if !has(key) {
+                    errors.push(required(key));
+                }
+            }
+        }
+        "kubernetes.io/dockerconfigjson" if !has(".dockerconfigjson") => {
+            errors.push(required(".dockerconfigjson"));
+        }
+        "kubernetes.io/dockercfg" if !has(".dockercfg") => errors.push(required(".dockercfg")),
+        "kubernetes.io/basic-auth" if !has("username") && !has("password") => {
+            errors.push(required("username"));
+            errors.push(required("password"));
+        }
+        "kubernetes.io/ssh-auth"
+            if object
+                .get("data")
+                .and_then(|d| d.get("ssh-privatekey"))
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty) =>
+        {
+            errors.push(required("ssh-privatekey"));
+        }
+        _ => {}
+    }
+}
+
+/// The PVC spec after creation (`ValidatePersistentVolumeClaimUpdate`): only
+/// `resources.requests` (of bound claims), `volumeAttributesClassName` and a first
+/// `volumeName` may change.
+pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let Some(old) = w.live else { return };
+    let strip = |spec: &Value, keep_volume_name: bool| -> Value {
+        let mut spec = spec.clone();
+        if let Some(m) = spec.as_map_mut() {
+            m.shift_remove("volumeAttributesClassName");
+            if !keep_volume_name {
+                m.shift_remove("volumeName");
+            }
+            if let Some(Value::Map(res)) = m.get_mut("resources") {
+                res.shift_remove("requests");
+            }
+        }
+        spec
+    };
+    let old_spec = spec(old);
+    // volumeName may be set once.
+    let keep_volume_name = !text(old_spec, "volumeName").is_empty();
+    let (new, was) = (
+        strip(spec(object), keep_volume_name),
+        strip(old_spec, keep_volume_name),
+    );
+    if !semantic_eq(Some(&new), Some(&was)) {
+        errors.push(FieldError::forbidden("spec", pvc_detail(w)));
+    }
+}
+
+/// The PVC detail per version: `volumeAttributesClassName` is named once the
+/// VolumeAttributesClass feature is on by default (1.34). The server follows it with a diff
+/// of the two specs, which kssa does not reproduce.
+const PVC_SPEC_IMMUTABLE: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(33),
+        "spec is immutable after creation except resources.requests for bound claims",
+    ),
+    (
+        VersionRange::since(34),
+        "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+    ),
+];
+
+fn pvc_detail(w: &Write) -> &'static str {
+    PVC_SPEC_IMMUTABLE
+        .iter()
+        .find(|(range, _)| range.contains(w.version()))
+        .map_or("", |(_, detail)| detail)
+}
+
+/// `Pod`: its spec.
+pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    pod::spec(spec(object), "spec", w.version(), errors);
+}

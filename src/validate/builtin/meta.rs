@@ -1,0 +1,219 @@
+//! Object metadata, as apimachinery's `ValidateObjectMetaAccessor` (create) and
+//! `ValidateObjectMetaAccessorUpdate` (update) check it: the name in its kind's format,
+//! generateName, the namespace, labels, annotations and their total size.
+
+use super::super::formats;
+use super::super::{FieldError, Write};
+use crate::kube::KubeVersion;
+use crate::value::Value;
+
+/// Which format a kind's object names must have (the `nameFn` its strategy passes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameRule {
+    /// `NameIsDNSSubdomain`: most kinds, and every custom resource.
+    Subdomain,
+    /// `NameIsDNSLabel`: Namespace, StatefulSet.
+    Label,
+    /// `NameIsDNS1035Label`: Service.
+    Dns1035Label,
+    /// `path.ValidatePathSegmentName`: RBAC roles and bindings.
+    PathSegment,
+}
+
+/// Name rules of the built-in kinds that are not DNS subdomains (pkg/apis/*/validation:
+/// `ValidateNamespaceName`, `ValidateServiceName`, `ValidateStatefulSetName`, the RBAC
+/// `ValidateRBACName`). Every other built-in kind and every custom resource uses
+/// [`NameRule::Subdomain`].
+pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
+    ("", "Namespace", NameRule::Label),
+    ("", "Service", NameRule::Dns1035Label),
+    ("apps", "StatefulSet", NameRule::Label),
+    ("rbac.authorization.k8s.io", "Role", NameRule::PathSegment),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRole",
+        NameRule::PathSegment,
+    ),
+    (
+        "rbac.authorization.k8s.io",
+        "RoleBinding",
+        NameRule::PathSegment,
+    ),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRoleBinding",
+        NameRule::PathSegment,
+    ),
+];
+
+/// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).
+pub const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 << 10;
+
+impl NameRule {
+    pub fn of(group: &str, kind: &str) -> NameRule {
+        NAME_RULES
+            .iter()
+            .find(|(g, k, _)| *g == group && *k == kind)
+            .map_or(NameRule::Subdomain, |(_, _, r)| *r)
+    }
+
+    /// The messages for `name`; `prefix` for a generateName, whose trailing dash is allowed.
+    pub fn messages(self, name: &str, prefix: bool) -> Vec<String> {
+        if self == NameRule::PathSegment {
+            return if prefix {
+                formats::path_segment_name(name)
+                    .into_iter()
+                    .filter(|m| m.starts_with("may not contain"))
+                    .collect()
+            } else {
+                formats::path_segment_name(name)
+            };
+        }
+        let masked;
+        let name = if prefix && name.len() > 1 && name.ends_with('-') {
+            // maskTrailingDash: the generated suffix follows the dash.
+            masked = format!("{}a", &name[..name.len() - 2]);
+            masked.as_str()
+        } else {
+            name
+        };
+        match self {
+            NameRule::Subdomain => formats::dns1123_subdomain(name),
+            NameRule::Label => formats::dns1123_label(name),
+            NameRule::Dns1035Label => formats::dns1035_label(name),
+            NameRule::PathSegment => unreachable!("handled above"),
+        }
+    }
+}
+
+fn text<'v>(meta: &'v Value, key: &str) -> &'v str {
+    meta.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The metadata rules, create or update, in the server's order.
+pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let empty = Value::Null;
+    let meta = object.get("metadata").unwrap_or(&empty);
+    let version = w.version();
+    if !w.is_update() {
+        let gvk = &w.kind.gvk;
+        let rule = NameRule::of(&gvk.group, &gvk.kind);
+        let generate_name = text(meta, "generateName");
+        if !generate_name.is_empty() {
+            for msg in rule.messages(generate_name, true) {
+                errors.push(FieldError::invalid(
+                    "metadata.generateName",
+                    FieldError::string_value(generate_name),
+                    msg,
+                ));
+            }
+        }
+        let name = text(meta, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(
+                "metadata.name",
+                "name or generateName is required",
+            ));
+        } else {
+            for msg in rule.messages(name, false) {
+                errors.push(FieldError::invalid(
+                    "metadata.name",
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
+        check_namespace(w, meta, errors);
+    }
+    labels(meta.get("labels"), "metadata.labels", version, errors);
+    annotations(
+        meta.get("annotations"),
+        "metadata.annotations",
+        version,
+        errors,
+    );
+}
+
+/// The namespace of a namespaced object must be a DNS label; cluster-scoped objects have had
+/// theirs cleared before validation (`BeforeCreate`).
+fn check_namespace(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
+    let Some(info) = &w.kind.info else { return };
+    if !info.namespaced {
+        return;
+    }
+    let namespace = text(meta, "namespace");
+    if namespace.is_empty() {
+        errors.push(FieldError::required("metadata.namespace", ""));
+        return;
+    }
+    for msg in formats::dns1123_label(namespace) {
+        errors.push(FieldError::invalid(
+            "metadata.namespace",
+            FieldError::string_value(namespace),
+            msg,
+        ));
+    }
+}
+
+/// Entries of a string map sorted by key: Go ranges over maps in random order, kssa in a
+/// stable one.
+fn sorted_entries(map: Option<&Value>) -> Vec<(&str, &str)> {
+    let Some(Value::Map(m)) = map else {
+        return Vec::new();
+    };
+    let mut entries: Vec<(&str, &str)> = m
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// `ValidateLabels`: every key a qualified name, every value a label value; errors at the map's
+/// path, quoting the key or value.
+pub fn labels(map: Option<&Value>, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for (key, value) in sorted_entries(map) {
+        for msg in formats::label_key(key, version) {
+            errors.push(FieldError::invalid(
+                path,
+                FieldError::string_value(key),
+                msg,
+            ));
+        }
+        for msg in formats::label_value(value, version) {
+            errors.push(FieldError::invalid(
+                path,
+                FieldError::string_value(value),
+                msg,
+            ));
+        }
+    }
+}
+
+/// `ValidateAnnotations`: keys are qualified names (checked lower-cased, quoted as written) and
+/// keys and values together at most 256 KiB.
+pub fn annotations(
+    map: Option<&Value>,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let entries = sorted_entries(map);
+    for (key, _) in &entries {
+        for msg in formats::label_key(&key.to_lowercase(), version) {
+            errors.push(FieldError::invalid(
+                path,
+                FieldError::string_value(key),
+                msg,
+            ));
+        }
+    }
+    let total: usize = entries.iter().map(|(k, v)| k.len() + v.len()).sum();
+    if total > TOTAL_ANNOTATION_SIZE_LIMIT {
+        errors.push(FieldError::too_long(
+            path,
+            TOTAL_ANNOTATION_SIZE_LIMIT,
+            version,
+        ));
+    }
+}

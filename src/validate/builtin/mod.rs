@@ -1,0 +1,51 @@
+//! Built-in validation, as the registry strategies' `Validate` and `ValidateUpdate` run it
+//! (k8s.io/kubernetes pkg/apis/*/validation, apimachinery pkg/api/validation): object metadata
+//! for every kind, then the rules of the built-in kind, in the server's order.
+//!
+//! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
+//! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
+
+mod core;
+mod meta;
+mod pod;
+mod selector;
+mod workloads;
+
+use super::{FieldError, Write};
+use crate::value::Value;
+
+/// The rules of one built-in kind: `(w, object, errors)`.
+type KindCheck = fn(&Write, &Value, &mut Vec<FieldError>);
+
+/// Per (group, kind): the kind's own rules, run after the object metadata's.
+const KIND_RULES: &[(&str, &str, KindCheck)] = &[
+    ("apps", "Deployment", workloads::deployment),
+    ("apps", "ReplicaSet", workloads::replica_set),
+    ("apps", "DaemonSet", workloads::daemon_set),
+    ("apps", "StatefulSet", workloads::stateful_set),
+    ("batch", "Job", workloads::job),
+    ("", "Pod", core::pod),
+    ("", "Service", core::service),
+    ("", "ConfigMap", core::config_map),
+    ("", "Secret", core::secret),
+    ("", "PersistentVolumeClaim", core::persistent_volume_claim),
+];
+
+/// Every field error of `object` that built-in validation finds; none on subresources, whose
+/// strategies check only what they may change (not modelled).
+pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if !w.subresource.is_empty() || w.kind.deduced {
+        return errors;
+    }
+    meta::check(w, object, &mut errors);
+    let gvk = &w.kind.gvk;
+    if w.kind.is_builtin() {
+        for (group, kind, rules) in KIND_RULES {
+            if *group == gvk.group && *kind == gvk.kind {
+                rules(w, object, &mut errors);
+            }
+        }
+    }
+    errors
+}

@@ -1,0 +1,376 @@
+//! Pod templates and pod specs, as k8s.io/kubernetes pkg/apis/core/validation checks them
+//! (`ValidatePodTemplateSpec`, `ValidatePodSpec`, `validateContainers`,
+//! `validateInitContainers`, `validateContainerCommon`, `validateContainerPorts`,
+//! `ValidateVolumes`): the rules users hit most, in the server's order.
+
+use super::super::formats;
+use super::super::{BadValue, FieldError};
+use super::meta;
+use crate::kube::KubeVersion;
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// Container port protocols (`supportedPortProtocols`, sorted as `sets.List` sorts them).
+pub const PORT_PROTOCOLS: &[&str] = &["SCTP", "TCP", "UDP"];
+const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
+const TERMINATION_MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
+const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
+const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn items(v: Option<&Value>) -> &[Value] {
+    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
+}
+
+/// `ValidatePodTemplateSpec` at `path` (e.g. `spec.template`): the template's labels and
+/// annotations, then its pod spec.
+pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let empty = Value::Null;
+    let meta_value = template.get("metadata").unwrap_or(&empty);
+    meta::labels(
+        meta_value.get("labels"),
+        &format!("{path}.labels"),
+        version,
+        errors,
+    );
+    meta::annotations(
+        meta_value.get("annotations"),
+        &format!("{path}.annotations"),
+        version,
+        errors,
+    );
+    spec(
+        template.get("spec").unwrap_or(&empty),
+        &format!("{path}.spec"),
+        version,
+        errors,
+    );
+}
+
+/// `ValidatePodSpec` at `path`.
+pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let volumes = volumes(
+        items(spec.get("volumes")),
+        &format!("{path}.volumes"),
+        errors,
+    );
+    let containers = items(spec.get("containers"));
+    let containers_path = format!("{path}.containers");
+    if containers.is_empty() {
+        errors.push(FieldError::required(&containers_path, ""));
+    }
+    let mut names = HashSet::new();
+    for (i, c) in containers.iter().enumerate() {
+        let at = format!("{containers_path}[{i}]");
+        container_common(c, &at, &volumes, errors);
+        let name = text(c, "name");
+        if !names.insert(name) {
+            errors.push(FieldError::duplicate(
+                format!("{at}.name"),
+                FieldError::string_value(name),
+            ));
+        }
+    }
+    // Init containers' names must be unique among regular and init containers.
+    for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
+        let at = format!("{path}.initContainers[{i}]");
+        container_common(c, &at, &volumes, errors);
+        let name = text(c, "name");
+        if names.contains(name) {
+            errors.push(FieldError::duplicate(
+                format!("{at}.name"),
+                FieldError::string_value(name),
+            ));
+        } else if !name.is_empty() {
+            names.insert(name);
+        }
+    }
+    host_network_ports(spec, path, errors);
+    enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
+    enumerated(spec, "dnsPolicy", path, DNS_POLICIES, errors);
+    meta::labels(
+        spec.get("nodeSelector"),
+        &format!("{path}.nodeSelector"),
+        version,
+        errors,
+    );
+    let account = text(spec, "serviceAccountName");
+    if !account.is_empty() {
+        for msg in formats::dns1123_subdomain(account) {
+            errors.push(FieldError::invalid(
+                format!("{path}.serviceAccountName"),
+                FieldError::string_value(account),
+                msg,
+            ));
+        }
+    }
+}
+
+/// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0
+/// must equal the container port.
+fn host_network_ports(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    if spec.get("hostNetwork").and_then(Value::as_bool) != Some(true) {
+        return;
+    }
+    for (i, c) in items(spec.get("containers")).iter().enumerate() {
+        for (j, p) in items(c.get("ports")).iter().enumerate() {
+            let host = p.get("hostPort").and_then(Value::as_i64).unwrap_or(0);
+            let container = p.get("containerPort").and_then(Value::as_i64).unwrap_or(0);
+            if host != 0 && host != container {
+                errors.push(FieldError::invalid(
+                    format!("{path}.containers[{i}].ports[{j}].hostPort"),
+                    BadValue::Value(Value::Int(host)),
+                    "must match `containerPort` when `hostNetwork` is true",
+                ));
+            }
+        }
+    }
+}
+
+/// Resources that may be overcommitted (requested below their limit) and are compared
+/// (`helper.IsOvercommitAllowed` for the native compute resources).
+const OVERCOMMITTED: &[&str] = &["cpu", "memory", "ephemeral-storage"];
+
+/// `validateResourceRequirements`: no negative quantity, requests at most the limits.
+fn resources(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let quantities = |key: &str| -> Vec<(&str, &str)> {
+        let mut q: Vec<(&str, &str)> = c
+            .get_path(&["resources", key])
+            .and_then(Value::as_map)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .collect();
+        q.sort();
+        q
+    };
+    let parse = crate::defaults::quantity::Quantity::parse;
+    let shown = |text: &str| {
+        crate::defaults::quantity::canonicalize(text).unwrap_or_else(|| text.to_string())
+    };
+    let zero = parse("0").expect("0 is a quantity");
+    let negative = |key: &str, name: &str, text: &str, errors: &mut Vec<FieldError>| {
+        if parse(text).and_then(|q| q.compare(&zero)) == Some(std::cmp::Ordering::Less) {
+            errors.push(FieldError::invalid(
+                format!("{path}.resources.{key}[{name}]"),
+                FieldError::string_value(&shown(text)),
+                "must be greater than or equal to 0",
+            ));
+        }
+    };
+    let limits = quantities("limits");
+    for (name, text) in &limits {
+        negative("limits", name, text, errors);
+    }
+    for (name, text) in quantities("requests") {
+        negative("requests", name, text, errors);
+        let Some((_, limit)) = limits.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        if !OVERCOMMITTED.contains(&name) {
+            continue;
+        }
+        if let (Some(req), Some(lim)) = (parse(text), parse(limit)) {
+            if req.compare(&lim) == Some(std::cmp::Ordering::Greater) {
+                errors.push(FieldError::invalid(
+                    format!("{path}.resources.requests"),
+                    FieldError::string_value(&shown(text)),
+                    format!(
+                        "must be less than or equal to {name} limit of {}",
+                        shown(limit)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// A required enum field: `Required value` when empty, `Unsupported value` when unknown.
+fn enumerated(
+    object: &Value,
+    key: &str,
+    path: &str,
+    supported: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
+    let value = text(object, key);
+    if value.is_empty() {
+        errors.push(FieldError::required(format!("{path}.{key}"), ""));
+    } else if !supported.contains(&value) {
+        errors.push(FieldError::not_supported(
+            format!("{path}.{key}"),
+            FieldError::string_value(value),
+            supported,
+        ));
+    }
+}
+
+/// `ValidateVolumes`: names required, DNS labels, unique. Returns the valid names.
+fn volumes<'v>(volumes: &'v [Value], path: &str, errors: &mut Vec<FieldError>) -> HashSet<&'v str> {
+    let mut names = HashSet::new();
+    for (i, v) in volumes.iter().enumerate() {
+        let at = format!("{path}[{i}].name");
+        let name = text(v, "name");
+        let before = errors.len();
+        if name.is_empty() {
+            errors.push(FieldError::required(&at, ""));
+        } else {
+            for msg in formats::dns1123_label(name) {
+                errors.push(FieldError::invalid(
+                    &at,
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
+        if names.contains(name) {
+            errors.push(FieldError::duplicate(&at, FieldError::string_value(name)));
+        }
+        if errors.len() == before {
+            names.insert(name);
+        }
+    }
+    names
+}
+
+/// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
+/// pull policy.
+fn container_common(c: &Value, path: &str, volumes: &HashSet<&str>, errors: &mut Vec<FieldError>) {
+    let name = text(c, "name");
+    if name.is_empty() {
+        errors.push(FieldError::required(format!("{path}.name"), ""));
+    } else {
+        for msg in formats::dns1123_label(name) {
+            errors.push(FieldError::invalid(
+                format!("{path}.name"),
+                FieldError::string_value(name),
+                msg,
+            ));
+        }
+    }
+    if text(c, "image").is_empty() {
+        errors.push(FieldError::required(format!("{path}.image"), ""));
+    }
+    enumerated(
+        c,
+        "terminationMessagePolicy",
+        path,
+        TERMINATION_MESSAGE_POLICIES,
+        errors,
+    );
+    ports(items(c.get("ports")), &format!("{path}.ports"), errors);
+    env(items(c.get("env")), &format!("{path}.env"), errors);
+    volume_mounts(
+        items(c.get("volumeMounts")),
+        &format!("{path}.volumeMounts"),
+        volumes,
+        errors,
+    );
+    enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
+    resources(c, path, errors);
+}
+
+/// `validateContainerPorts`.
+fn ports(ports: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+    let mut names = HashSet::new();
+    for (i, p) in ports.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let name = text(p, "name");
+        if !name.is_empty() {
+            let msgs = formats::port_name(name);
+            if !msgs.is_empty() {
+                for msg in msgs {
+                    errors.push(FieldError::invalid(
+                        format!("{at}.name"),
+                        FieldError::string_value(name),
+                        msg,
+                    ));
+                }
+            } else if !names.insert(name) {
+                errors.push(FieldError::duplicate(
+                    format!("{at}.name"),
+                    FieldError::string_value(name),
+                ));
+            }
+        }
+        // Numbers that are not integers are the decoder's to refuse (`super::super::decode`).
+        match p.get("containerPort") {
+            None | Some(Value::Null) | Some(Value::Int(0)) => {
+                errors.push(FieldError::required(format!("{at}.containerPort"), ""));
+            }
+            Some(Value::Int(n)) => port_number(*n, &format!("{at}.containerPort"), errors),
+            Some(_) => {}
+        }
+        if let Some(Value::Int(n)) = p.get("hostPort") {
+            if *n != 0 {
+                port_number(*n, &format!("{at}.hostPort"), errors);
+            }
+        }
+        protocol(p, &at, errors);
+    }
+}
+
+/// A port number in 1–65535.
+pub fn port_number(port: i64, path: &str, errors: &mut Vec<FieldError>) {
+    for msg in formats::port_number(port) {
+        errors.push(FieldError::invalid(
+            path,
+            BadValue::Value(Value::Int(port)),
+            msg,
+        ));
+    }
+}
+
+/// A port's protocol: required, one of [`PORT_PROTOCOLS`].
+pub fn protocol(port: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    enumerated(port, "protocol", path, PORT_PROTOCOLS, errors);
+}
+
+/// `ValidateEnv`: names required and C-identifier-like (`IsEnvVarName`).
+fn env(vars: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+    for (i, v) in vars.iter().enumerate() {
+        let name = text(v, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(format!("{path}[{i}].name"), ""));
+        }
+    }
+}
+
+/// `ValidateVolumeMounts`: a mount names an existing volume and a unique path.
+fn volume_mounts(
+    mounts: &[Value],
+    path: &str,
+    volumes: &HashSet<&str>,
+    errors: &mut Vec<FieldError>,
+) {
+    let mut paths = HashSet::new();
+    for (i, m) in mounts.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let name = text(m, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(format!("{at}.name"), ""));
+        }
+        if !volumes.contains(name) {
+            errors.push(FieldError::new(
+                super::super::ErrorType::NotFound,
+                format!("{at}.name"),
+                FieldError::string_value(name),
+                "",
+            ));
+        }
+        let mount_path = text(m, "mountPath");
+        if mount_path.is_empty() {
+            errors.push(FieldError::required(format!("{at}.mountPath"), ""));
+        }
+        if !paths.insert(mount_path) {
+            errors.push(FieldError::invalid(
+                format!("{at}.mountPath"),
+                FieldError::string_value(mount_path),
+                "must be unique",
+            ));
+        }
+    }
+}

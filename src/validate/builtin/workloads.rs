@@ -1,0 +1,349 @@
+//! Workload controllers, as k8s.io/kubernetes pkg/apis/apps/validation and
+//! pkg/apis/batch/validation check them, with the immutability the registry strategies add on
+//! update (pkg/registry/apps/*/strategy.go `ValidateUpdate`: `spec.selector` of apps/v1
+//! Deployments, ReplicaSets and DaemonSets).
+
+use super::super::{BadValue, FieldError, Write};
+use super::pod;
+use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
+use crate::value::{Map, Value};
+
+const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
+const IMMUTABLE: &str = "field is immutable";
+
+fn spec(object: &Value) -> &Value {
+    static NULL: Value = Value::Null;
+    object.get("spec").unwrap_or(&NULL)
+}
+
+fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
+    if let Some(n) = value.and_then(Value::as_i64).filter(|n| *n < 0) {
+        errors.push(FieldError::invalid(
+            path,
+            BadValue::Value(Value::Int(n)),
+            "must be greater than or equal to 0",
+        ));
+    }
+}
+
+/// The selector rules of Deployments, ReplicaSets and StatefulSets: required, valid, not
+/// empty (`empty selector is invalid for <what>`), then the template (its labels must match).
+fn selector_and_template(
+    w: &Write,
+    spec: &Value,
+    what: &str,
+    errors: &mut Vec<FieldError>,
+) -> bool {
+    let sel = spec.get("selector").filter(|s| !s.is_null());
+    match sel {
+        None => errors.push(FieldError::required("spec.selector", "")),
+        Some(s) => {
+            selector::validate(s, "spec.selector", w.version(), errors);
+            if Selector::of(Some(s)).is_empty() {
+                errors.push(FieldError::invalid(
+                    "spec.selector",
+                    quoted(Some(s)),
+                    format!("empty selector is invalid for {what}"),
+                ));
+            }
+        }
+    }
+    let converted = Selector::of(sel);
+    if !converted.converts() {
+        errors.push(FieldError::invalid(
+            "spec.selector",
+            quoted(sel),
+            "invalid label selector",
+        ));
+        return false;
+    }
+    template_labels_match(&converted, spec, errors);
+    true
+}
+
+fn template_labels(spec: &Value) -> Option<&Value> {
+    spec.get_path(&["template", "metadata", "labels"])
+}
+
+fn template_labels_match(sel: &Selector, spec: &Value, errors: &mut Vec<FieldError>) {
+    let labels = template_labels(spec);
+    if !sel.is_empty() && !sel.matches(labels) {
+        errors.push(FieldError::invalid(
+            "spec.template.metadata.labels",
+            quoted_labels(labels),
+            SELECTOR_MISMATCH,
+        ));
+    }
+}
+
+/// A restart policy the controller does not allow in its template.
+fn template_restart_policy(spec: &Value, allowed: &[&str], errors: &mut Vec<FieldError>) {
+    let policy = spec
+        .get_path(&["template", "spec", "restartPolicy"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !allowed.contains(&policy) {
+        errors.push(FieldError::not_supported(
+            "spec.template.spec.restartPolicy",
+            FieldError::string_value(policy),
+            allowed,
+        ));
+    }
+}
+
+fn active_deadline_forbidden(spec: &Value, what: &str, errors: &mut Vec<FieldError>) {
+    if spec
+        .get_path(&["template", "spec", "activeDeadlineSeconds"])
+        .is_some_and(|v| !v.is_null())
+    {
+        errors.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            format!("activeDeadlineSeconds in {what} is not Supported"),
+        ));
+    }
+}
+
+/// `ValidatePodTemplateSpecForReplicaSet`: the pod template of a Deployment or ReplicaSet.
+fn replica_set_template(w: &Write, spec: &Value, what: &str, errors: &mut Vec<FieldError>) {
+    let empty = Value::Null;
+    pod::template(
+        spec.get("template").unwrap_or(&empty),
+        "spec.template",
+        w.version(),
+        errors,
+    );
+    template_restart_policy(spec, &["Always"], errors);
+    active_deadline_forbidden(spec, what, errors);
+}
+
+/// The strategies' `ValidateUpdate`: apps/v1 selectors never change.
+fn selector_immutable(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let Some(old) = w.live else { return };
+    let new_sel = spec(object).get("selector");
+    if !semantic_eq(new_sel, spec(old).get("selector")) {
+        errors.push(FieldError::invalid(
+            "spec.selector",
+            quoted(new_sel),
+            IMMUTABLE,
+        ));
+    }
+}
+
+/// `ValidateDeployment` / `ValidateDeploymentUpdate`.
+pub fn deployment(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    non_negative(spec.get("replicas"), "spec.replicas", errors);
+    if selector_and_template(w, spec, "deployment", errors) {
+        replica_set_template(w, spec, "ReplicaSet", errors);
+    }
+    non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    non_negative(
+        spec.get("revisionHistoryLimit"),
+        "spec.revisionHistoryLimit",
+        errors,
+    );
+    if let Some(deadline) = spec.get("progressDeadlineSeconds").and_then(Value::as_i64) {
+        non_negative(
+            spec.get("progressDeadlineSeconds"),
+            "spec.progressDeadlineSeconds",
+            errors,
+        );
+        let min_ready = spec
+            .get("minReadySeconds")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if deadline <= min_ready {
+            errors.push(FieldError::invalid(
+                "spec.progressDeadlineSeconds",
+                BadValue::Value(Value::Int(deadline)),
+                "must be greater than minReadySeconds",
+            ));
+        }
+    }
+    selector_immutable(w, object, errors);
+}
+
+/// `ValidateReplicaSet` / `ValidateReplicaSetUpdate`.
+pub fn replica_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    non_negative(spec.get("replicas"), "spec.replicas", errors);
+    non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    // The server's message names a deployment here too.
+    if selector_and_template(w, spec, "deployment", errors) {
+        replica_set_template(w, spec, "ReplicaSet", errors);
+    }
+    selector_immutable(w, object, errors);
+}
+
+/// `ValidateDaemonSet` / `ValidateDaemonSetUpdate`.
+pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    let sel = spec.get("selector").filter(|s| !s.is_null());
+    if let Some(s) = sel {
+        selector::validate(s, "spec.selector", w.version(), errors);
+    }
+    let converted = Selector::of(sel);
+    if converted.converts() && !converted.matches(template_labels(spec)) {
+        errors.push(FieldError::invalid(
+            "spec.template.metadata.labels",
+            quoted_labels(template_labels(spec)),
+            SELECTOR_MISMATCH,
+        ));
+    }
+    if sel.is_some() && converted.is_empty() {
+        errors.push(FieldError::invalid(
+            "spec.selector",
+            quoted(sel),
+            "empty selector is invalid for daemonset",
+        ));
+    }
+    let empty = Value::Null;
+    pod::template(
+        spec.get("template").unwrap_or(&empty),
+        "spec.template",
+        w.version(),
+        errors,
+    );
+    template_restart_policy(spec, &["Always"], errors);
+    active_deadline_forbidden(spec, "DaemonSet", errors);
+    non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    selector_immutable(w, object, errors);
+}
+
+/// The StatefulSet spec fields an update may change
+/// (`ValidateStatefulSetUpdate`); any other change is forbidden.
+const STATEFULSET_MUTABLE: &[&str] = &[
+    "replicas",
+    "template",
+    "updateStrategy",
+    "minReadySeconds",
+    "ordinals",
+    "persistentVolumeClaimRetentionPolicy",
+];
+const STATEFULSET_FORBIDDEN: &str = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+/// `ValidateStatefulSet` / `ValidateStatefulSetUpdate`.
+pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    let policy = spec
+        .get("podManagementPolicy")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    match policy {
+        "" => errors.push(FieldError::required("spec.podManagementPolicy", "")),
+        "OrderedReady" | "Parallel" => {}
+        other => errors.push(FieldError::invalid(
+            "spec.podManagementPolicy",
+            FieldError::string_value(other),
+            "must be 'OrderedReady' or 'Parallel'",
+        )),
+    }
+    non_negative(spec.get("replicas"), "spec.replicas", errors);
+    non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    let sel = spec.get("selector").filter(|s| !s.is_null());
+    match sel {
+        None => errors.push(FieldError::required("spec.selector", "")),
+        Some(s) => {
+            selector::validate(s, "spec.selector", w.version(), errors);
+            if Selector::of(Some(s)).is_empty() {
+                errors.push(FieldError::invalid(
+                    "spec.selector",
+                    quoted(Some(s)),
+                    "empty selector is invalid for statefulset",
+                ));
+            }
+        }
+    }
+    let converted = Selector::of(sel);
+    if converted.converts() {
+        template_labels_match(&converted, spec, errors);
+        let empty = Value::Null;
+        let template = spec.get("template").unwrap_or(&empty);
+        let meta = template.get("metadata").unwrap_or(&empty);
+        super::meta::labels(
+            meta.get("labels"),
+            "spec.template.labels",
+            w.version(),
+            errors,
+        );
+        super::meta::annotations(
+            meta.get("annotations"),
+            "spec.template.annotations",
+            w.version(),
+            errors,
+        );
+    } else {
+        errors.push(FieldError::invalid("spec.selector", quoted(sel), ""));
+    }
+    template_restart_policy(spec, &["Always"], errors);
+    active_deadline_forbidden(spec, "StatefulSet", errors);
+    if let Some(old) = w.live {
+        let strip = |s: &Value| -> Map {
+            s.as_map()
+                .map(|m| {
+                    m.iter()
+                        .filter(|(k, _)| !STATEFULSET_MUTABLE.contains(&k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (new, old) = (strip(spec), strip(self::spec(old)));
+        if !semantic_eq(Some(&Value::Map(new)), Some(&Value::Map(old))) {
+            errors.push(FieldError::forbidden("spec", STATEFULSET_FORBIDDEN));
+        }
+    }
+}
+
+/// `ValidateJob` / `ValidateJobUpdate`: the template (restart policy `OnFailure` or `Never`) and,
+/// on update, the immutable selector, completions and template.
+pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    for key in [
+        "parallelism",
+        "completions",
+        "activeDeadlineSeconds",
+        "backoffLimit",
+    ] {
+        non_negative(spec.get(key), &format!("spec.{key}"), errors);
+    }
+    let sel = spec.get("selector").filter(|s| !s.is_null());
+    if let Some(s) = sel {
+        selector::validate(s, "spec.selector", w.version(), errors);
+    }
+    let converted = Selector::of(sel);
+    let manual = spec.get("manualSelector").and_then(Value::as_bool) == Some(true);
+    if sel.is_some() && converted.converts() && manual {
+        template_labels_match(&converted, spec, errors);
+    }
+    let empty = Value::Null;
+    pod::template(
+        spec.get("template").unwrap_or(&empty),
+        "spec.template",
+        w.version(),
+        errors,
+    );
+    template_restart_policy(spec, &["OnFailure", "Never"], errors);
+    let Some(old) = w.live else { return };
+    let old_spec = self::spec(old);
+    for key in ["completions", "selector"] {
+        if !semantic_eq(spec.get(key), old_spec.get(key)) {
+            let value = match key {
+                "selector" => quoted(spec.get(key)),
+                _ => BadValue::Value(spec.get(key).cloned().unwrap_or(Value::Null)),
+            };
+            errors.push(FieldError::invalid(format!("spec.{key}"), value, IMMUTABLE));
+        }
+    }
+    if !semantic_eq(spec.get("template"), old_spec.get("template")) {
+        // The server quotes the whole internal PodTemplateSpec here; kssa quotes it as JSON.
+        errors.push(FieldError::invalid(
+            "spec.template",
+            BadValue::GoValue {
+                value: spec.get("template").cloned().unwrap_or(Value::Null),
+                go_syntax: "core.PodTemplateSpec{…}".into(),
+            },
+            IMMUTABLE,
+        ));
+    }
+}

@@ -1,0 +1,162 @@
+//! Stage 1b, before the field manager: what the server's decoder refuses in the request.
+//!
+//! - An apply's object is converted to its Go type after the merge
+//!   (k8s.io/apimachinery managedfields internal/structuredmerge.go `Apply`, `toVersioned`;
+//!   runtime/scheme.go `unstructuredToTyped`): a value the converter refuses fails the request
+//!   with a 500 without a reason, which kubectl prints as `Error from server: failed to
+//!   convert new object (<ns>/<name>; <gvk>) to proper version: unable to convert
+//!   unstructured object to <gvk>: <error>`. Every value of the applied configuration ends up
+//!   in the merged object, so the configuration is what is checked. Unknown fields never get
+//!   this far: the typed patch object refuses them whatever `--validate` says, and duplicate
+//!   keys never reach the server, as kubectl decodes the manifest (last key wins) and sends
+//!   the result.
+//! - An update's body is decoded by the JSON serializer (endpoints/handlers/update.go,
+//!   `transformDecodeError`): 400 `<Kind> in version "<v>" cannot be handled as a <Kind>:
+//!   <error>`. Fields the type does not declare are, per `fieldValidation`, refused
+//!   (the same 400 with `strict decoding error: unknown field "spec.foo"` as the error), sent
+//!   back as warnings (`Warning: unknown field "spec.foo"`), or dropped.
+//!
+//! Only built-in kinds are decoded into Go types; custom resources stay unstructured.
+
+pub mod walk;
+
+use super::{ErrorType, FieldValidation, Reason, StatusCause, StatusDetails, StatusError, Write};
+use crate::kube::GroupVersionKind;
+use crate::managed::Operation;
+use crate::value::Value;
+use walk::Decoder;
+
+/// Checks the body of `w`; pushes the server's warnings (full lines, `Warning: …`).
+pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
+    let gvk = &w.kind.gvk;
+    match w.operation {
+        Operation::Apply => match apply_error(gvk, w.body) {
+            Some((message, failure)) => Err(at_field(Reason::Unknown, message, w, &failure)),
+            None => Ok(()),
+        },
+        Operation::Update => {
+            let strict = w.field_validation != FieldValidation::Ignore;
+            let Some(outcome) = walk::decode(
+                &gvk.group,
+                &gvk.version,
+                &gvk.kind,
+                w.body,
+                Decoder::Json { strict },
+            ) else {
+                return Ok(());
+            };
+            if let Some(failure) = outcome.failure {
+                let message = cannot_be_handled(gvk, &failure.message);
+                return Err(at_field(Reason::BadRequest, message, w, &failure));
+            }
+            let unknown: Vec<String> = outcome
+                .unknown
+                .iter()
+                .map(|path| format!("unknown field {}", super::goprint::go_quote(path)))
+                .collect();
+            match w.field_validation {
+                // Strict errors go through transformDecodeError like any other (create.go,
+                // update.go): only `warn` treats them apart.
+                FieldValidation::Strict if !unknown.is_empty() => Err(StatusError::plain(
+                    Reason::BadRequest,
+                    cannot_be_handled(
+                        gvk,
+                        &format!("strict decoding error: {}", unknown.join(", ")),
+                    ),
+                )),
+                FieldValidation::Warn => {
+                    warnings.extend(unknown.iter().map(|u| format!("Warning: {u}")));
+                    Ok(())
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// A refusal with the server's `message`, carrying the refused field as its one cause so that
+/// finding renderers can point at it (the server's Status has no details for these).
+fn at_field(reason: Reason, message: String, w: &Write, failure: &walk::Failure) -> StatusError {
+    let gvk = &w.kind.gvk;
+    let name = w
+        .body
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    StatusError {
+        reason,
+        message,
+        details: Some(Box::new(StatusDetails {
+            group: gvk.group.clone(),
+            kind: gvk.kind.clone(),
+            name: name.to_string(),
+            causes: vec![StatusCause {
+                error_type: ErrorType::Invalid,
+                field: failure.path.clone(),
+                message: failure.message.clone(),
+            }],
+        })),
+    }
+}
+
+/// The apply's conversion error for the configuration `body` of kind `gvk`, as the field
+/// manager words it (`objectGVKNN` names the applied object's namespace and name), and the
+/// refused value.
+pub fn apply_error(gvk: &GroupVersionKind, body: &Value) -> Option<(String, walk::Failure)> {
+    let outcome = walk::decode(
+        &gvk.group,
+        &gvk.version,
+        &gvk.kind,
+        body,
+        Decoder::Unstructured,
+    )?;
+    let failure = outcome.failure?;
+    let meta = |key: &str| {
+        body.get_path(&["metadata", key])
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    let message = format!(
+        "failed to convert new object ({}/{}; {gvk}) to proper version: unable to convert unstructured object to {gvk}: {}",
+        meta("namespace"),
+        meta("name"),
+        failure.message
+    );
+    Some((message, failure))
+}
+
+/// `transformDecodeError` when the body names its kind.
+fn cannot_be_handled(gvk: &GroupVersionKind, error: &str) -> String {
+    format!(
+        "{kind} in version {} cannot be handled as a {kind}: {error}",
+        super::goprint::go_quote(&gvk.version),
+        kind = gvk.kind
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    #[test]
+    fn apply_errors_name_the_object_and_its_kind() {
+        let gvk = GroupVersionKind::new("v1", "Secret");
+        let body =
+            from_json_str(r#"{"metadata":{"name":"s","namespace":"ns"},"data":{"k":"no base64"}}"#)
+                .unwrap();
+        assert_eq!(
+            apply_error(&gvk, &body).unwrap().0,
+            "failed to convert new object (ns/s; /v1, Kind=Secret) to proper version: unable to convert unstructured object to /v1, Kind=Secret: error decoding from json: illegal base64 data at input byte 2"
+        );
+    }
+
+    #[test]
+    fn update_errors_say_the_kind_cannot_be_handled() {
+        let gvk = GroupVersionKind::new("apps/v1", "Deployment");
+        assert_eq!(
+            cannot_be_handled(&gvk, "x"),
+            "Deployment in version \"v1\" cannot be handled as a Deployment: x"
+        );
+    }
+}

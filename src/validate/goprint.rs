@@ -1,0 +1,261 @@
+//! Go's printing of values in validation messages: `strconv.Quote` (`%q`), `%v` of scalars and
+//! `%#v` of the few typed composites the server quotes (label maps, string lists, label
+//! selectors) and of unstructured values (`map[string]interface {}{…}`).
+
+use crate::value::{Map, Value};
+
+/// The Go type of a typed composite bad value, enough to print it with `%#v`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoType {
+    /// `map[string]string` (labels, annotations, selectors' matchLabels).
+    StringMap,
+    /// `[]string`.
+    StringList,
+    /// `v1.LabelSelector` (a pointer the server dereferences before printing).
+    LabelSelector,
+}
+
+/// `strconv.Quote`: double quotes, Go escapes, non-printable runes as `\x`/`\u`/`\U`.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if is_go_printable(c) => out.push(c),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An approximation of `unicode.IsPrint` good for the text objects carry: controls, the C1
+/// block, separators other than space, and private-use/format runes are escaped.
+fn is_go_printable(c: char) -> bool {
+    let u = c as u32;
+    !(c.is_control()
+        || (0x80..0xa0).contains(&u)
+        || u == 0xad
+        || (0x2000..=0x200f).contains(&u)
+        || (0x2028..=0x202e).contains(&u)
+        || (0x2060..=0x206f).contains(&u)
+        || u == 0xfeff
+        || (0xe000..=0xf8ff).contains(&u)
+        || (0xfff9..=0xfffb).contains(&u))
+        || c == ' '
+}
+
+/// Go's `%v` of a float64 (`strconv` 'g', shortest): the `%e` form when the exponent is below
+/// -4 or at least 6, else plain.
+pub fn go_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("{:e} exponent is a number");
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    } else {
+        format!("{f}")
+    }
+}
+
+/// How the server prints a scalar or unstructured bad value before 1.34: `%v` for numbers and
+/// booleans, `%q` for strings, `"null"` for nothing, `%#v` of `map[string]interface {}` and
+/// `[]interface {}` for composites.
+pub fn go_value(v: &Value) -> String {
+    match v {
+        // A nil bad value becomes the string "null", which `%q` then quotes.
+        Value::Null => go_quote("null"),
+        _ => go_interface(v),
+    }
+}
+
+/// `%#v` of a value held in an `interface{}`.
+fn go_interface(v: &Value) -> String {
+    match v {
+        Value::Null => "interface {}(nil)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => go_float(*f),
+        Value::String(s) => go_quote(s),
+        Value::List(items) => {
+            let parts: Vec<String> = items.iter().map(go_interface).collect();
+            format!("[]interface {{}}{{{}}}", parts.join(", "))
+        }
+        Value::Map(m) => {
+            let parts: Vec<String> = sorted(m)
+                .into_iter()
+                .map(|(k, v)| format!("{}:{}", go_quote(k), go_interface(v)))
+                .collect();
+            format!("map[string]interface {{}}{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+fn sorted(m: &Map) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<_> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+fn string_map(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Map(m)) => {
+            let parts: Vec<String> = sorted(m)
+                .into_iter()
+                .map(|(k, v)| format!("{}:{}", go_quote(k), go_quote(v.as_str().unwrap_or(""))))
+                .collect();
+            format!("map[string]string{{{}}}", parts.join(", "))
+        }
+        _ => "map[string]string(nil)".into(),
+    }
+}
+
+fn string_list(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::List(items)) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| go_quote(i.as_str().unwrap_or("")))
+                .collect();
+            format!("[]string{{{}}}", parts.join(", "))
+        }
+        _ => "[]string(nil)".into(),
+    }
+}
+
+fn label_selector(v: &Value) -> String {
+    let expressions = match v.get("matchExpressions") {
+        Some(Value::List(items)) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|r| {
+                    format!(
+                        "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
+                        go_quote(r.get("key").and_then(Value::as_str).unwrap_or("")),
+                        go_quote(r.get("operator").and_then(Value::as_str).unwrap_or("")),
+                        string_list(r.get("values"))
+                    )
+                })
+                .collect();
+            format!("[]v1.LabelSelectorRequirement{{{}}}", parts.join(", "))
+        }
+        _ => "[]v1.LabelSelectorRequirement(nil)".into(),
+    };
+    format!(
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{}}}",
+        string_map(v.get("matchLabels")),
+        expressions
+    )
+}
+
+/// `%#v` of a typed value.
+pub fn go_syntax(v: &Value, go_type: &GoType) -> String {
+    match go_type {
+        GoType::StringMap => string_map(Some(v)),
+        GoType::StringList => string_list(Some(v)),
+        GoType::LabelSelector => label_selector(v),
+    }
+}
+
+/// A label selector as Go's JSON encoder writes `metav1.LabelSelector`: `matchLabels` (keys
+/// sorted) then `matchExpressions`, empty ones left out.
+pub fn label_selector_json(v: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(Value::Map(m)) = v.get("matchLabels") {
+        if !m.is_empty() {
+            out.insert(
+                "matchLabels".into(),
+                Value::Map(m.clone()).with_sorted_keys(),
+            );
+        }
+    }
+    if let Some(Value::List(items)) = v.get("matchExpressions") {
+        if !items.is_empty() {
+            let reqs = items
+                .iter()
+                .map(|r| {
+                    let mut m = Map::new();
+                    for key in ["key", "operator"] {
+                        m.insert(key.into(), r.get(key).cloned().unwrap_or(Value::from("")));
+                    }
+                    if let Some(Value::List(values)) = r.get("values") {
+                        if !values.is_empty() {
+                            m.insert("values".into(), Value::List(values.clone()));
+                        }
+                    }
+                    Value::Map(m)
+                })
+                .collect();
+            out.insert("matchExpressions".into(), Value::List(reqs));
+        }
+    }
+    Value::Map(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    #[test]
+    fn quotes_like_strconv() {
+        assert_eq!(go_quote("a\"b\\c\n"), r#""a\"b\\c\n""#);
+        assert_eq!(go_quote("é"), "\"é\"");
+        assert_eq!(go_quote("\u{1}"), r#""\x01""#);
+    }
+
+    #[test]
+    fn floats_print_like_percent_v() {
+        assert_eq!(go_float(1.5), "1.5");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(123456789.0), "1.23456789e+08");
+        assert_eq!(go_float(100000.5), "100000.5");
+        assert_eq!(go_float(0.00001), "1e-05");
+    }
+
+    #[test]
+    fn label_selectors_print_as_go_and_json() {
+        let sel = from_json_str(r#"{"matchLabels":{"b":"2","a":"1"}}"#).unwrap();
+        assert_eq!(
+            go_syntax(&sel, &GoType::LabelSelector),
+            r#"v1.LabelSelector{MatchLabels:map[string]string{"a":"1", "b":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}"#
+        );
+        assert_eq!(
+            crate::value::to_json_string(&label_selector_json(&sel)),
+            r#"{"matchLabels":{"a":"1","b":"2"}}"#
+        );
+    }
+
+    #[test]
+    fn unstructured_values_print_as_interface_maps() {
+        let v = from_json_str(r#"{"b":[1,"x"],"a":null}"#).unwrap();
+        assert_eq!(
+            go_value(&v),
+            r#"map[string]interface {}{"a":interface {}(nil), "b":[]interface {}{1, "x"}}"#
+        );
+        assert_eq!(go_value(&Value::Null), "\"null\"");
+    }
+}
