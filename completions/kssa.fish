@@ -52,7 +52,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorde
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
-name\t''"
+name\t''
+sarif\t'SARIF 2.1.0 findings instead of the objects, for code scanning'
+junit\t'JUnit XML, a test case per object, instead of the objects'"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-managed-fields -d 'Keep metadata.managedFields in the printed objects' -r -f -a "true\t''
 false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
@@ -70,7 +72,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
-complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
@@ -83,7 +85,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l now -d 'Time recorded
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
-github\t'GitHub Actions workflow annotations'"
+github\t'GitHub Actions workflow annotations'
+sarif\t'SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field)'
+junit\t'JUnit XML, a test case per object, for CI test reports'"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s l -l selector -d 'With --prune: objects matching this label selector (`app=web,tier!=db`) are in scope' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l applyset -d 'With --prune: the ApplySet parent, `[RESOURCE][.GROUP]/NAME` (a Secret by default) in the -n namespace; its members are in scope and applied objects join it' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune-allowlist -d 'With -l: the kinds in scope, as `group/version/kind` (`core/v1/ConfigMap`); repeatable. Default: kubectl\'s list' -r
@@ -120,7 +124,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l subresource -d '
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time recorded in managedFields (RFC 3339). Default: SOURCE_DATE_EPOCH, else the clock' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+sarif\t'SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field)'
+junit\t'JUnit XML, a test case per object, for CI test reports'"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -132,7 +138,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-defaults -d '
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l show-secrets -d 'Show Secret `data`/`stringData` values instead of `***`'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l exit-code -d 'Exit 1 when anything would change or conflict (the default, as `kubectl diff`)'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l no-exit-code -d 'Exit 0 even when something would change or conflict; errors still exit 2'
-complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -s f -l filename -d 'Manifests to apply to the live objects first: show the predicted result\'s managers' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand managers" -l live -d 'More live objects (same as the positional arguments)' -r -F

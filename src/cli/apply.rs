@@ -401,7 +401,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if client_side {
         return super::client_side::run_apply(&args, &loaded);
     }
-    let results = guarded("apply", report, &args.apply, || predict(&loaded, &args.apply))?;
+    let results = guarded("apply", report, &args.apply, || {
+        predict(&loaded, &args.apply)
+    })?;
     let mut shown = Vec::new();
     let (mut conflicts, mut invalid) = (0, 0);
     for r in &results {

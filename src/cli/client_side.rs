@@ -270,7 +270,10 @@ pub fn run_apply(args: &super::apply::Args, loaded: &Loaded) -> anyhow::Result<s
         Output::Sarif | Output::Junit => {
             let predicted: Vec<Predicted> = results.iter().map(|r| r.as_predicted()).collect();
             let findings = super::report::findings_of("apply", &predicted, &args.apply, false);
-            let format = args.output.report().unwrap_or(super::report::ReportFormat::Sarif);
+            let format = args
+                .output
+                .report()
+                .unwrap_or(super::report::ReportFormat::Sarif);
             super::report::report_text(&findings, format, &args.apply)?
         }
         Output::Yaml | Output::Name => {

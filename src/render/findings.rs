@@ -65,11 +65,7 @@ impl Rule {
     }
 
     pub fn help_uri(self) -> String {
-        format!(
-            "{}#{}",
-            env!("CARGO_PKG_REPOSITORY"),
-            self.help_anchor()
-        )
+        format!("{}#{}", env!("CARGO_PKG_REPOSITORY"), self.help_anchor())
     }
 
     fn index(self) -> usize {
@@ -288,7 +284,9 @@ mod tests {
         assert_eq!(physical["artifactLocation"]["uri"], "deploy/web%20app.yaml");
         assert_eq!(physical["region"]["startLine"], 7);
         assert_eq!(physical["region"]["startColumn"], 3);
-        let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        let rules = log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
         assert_eq!(rules.len(), Rule::ALL.len());
         assert_eq!(rules[1]["id"], "kssa/invalid-input");
     }

@@ -142,7 +142,10 @@ pub fn render_junit(findings: &Diagnostics, timestamp: &str) -> String {
             out.push_str(">\n");
             // The schema allows one child per testcase: an error outranks failures.
             if case.error.is_empty() {
-                out.push_str(&problem("failure", &case.failure.iter().collect::<Vec<_>>()));
+                out.push_str(&problem(
+                    "failure",
+                    &case.failure.iter().collect::<Vec<_>>(),
+                ));
             } else {
                 out.push_str(&problem("error", &case.error.iter().collect::<Vec<_>>()));
             }

@@ -8,5 +8,6 @@ mod golden;
 mod kube_version;
 mod real_snapshots;
 mod replay;
+mod reports;
 mod robustness;
 mod vectors;
