@@ -68,8 +68,8 @@ Register-ArgumentCompleter -Native -CommandName 'kssa' -ScriptBlock {
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Update the live snapshot files in place; new objects go into the first --live directory')
             [CompletionResult]::new('--client-side', '--client-side', [CompletionResultType]::ParameterName, 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply')
             [CompletionResult]::new('--show-patch', '--show-patch', [CompletionResultType]::ParameterName, 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

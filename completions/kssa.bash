@@ -164,11 +164,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yaml json name sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yaml json name sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 --show-managed-fields)
@@ -264,11 +264,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -334,11 +334,11 @@ _kssa() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "unified json github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified json github sarif junit" -- "${cur}"))
                     return 0
                     ;;
                 --selector)

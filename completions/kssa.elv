@@ -64,8 +64,8 @@ set edit:completion:arg-completer[kssa] = {|@words|
             cand --write 'Update the live snapshot files in place; new objects go into the first --live directory'
             cand --client-side 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
             cand --show-patch 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

@@ -52,7 +52,9 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l now -d 'Time recorde
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
-name\t''"
+name\t''
+sarif\t'SARIF 2.1.0 findings instead of the objects, for code scanning'
+junit\t'JUnit XML, a test case per object, instead of the objects'"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-managed-fields -d 'Keep metadata.managedFields in the printed objects' -r -f -a "true\t''
 false\t''"
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l server-side -d '`--server-side=false` is kubectl\'s spelling of --client-side' -r -f -a "true\t''
@@ -71,7 +73,7 @@ complete -c kssa -n "__fish_kssa_using_subcommand apply" -l no-defaults -d 'Show
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l write -d 'Update the live snapshot files in place; new objects go into the first --live directory'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l client-side -d 'Predict `kubectl apply` without `--server-side`: a three-way patch from the last-applied annotation, recorded as an Update by kubectl-client-side-apply'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -l show-patch -d 'Client-side only: show the request kubectl sends (POST, or the PATCH body and type)'
-complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help'
+complete -c kssa -n "__fish_kssa_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kssa -n "__fish_kssa_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s f -l filename -d 'Manifest file or directory to read; `-` reads stdin. Repeatable' -r -F
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l live -d 'Live-object snapshot (`kubectl get -o yaml --show-managed-fields`): a file or a directory. Repeatable' -r -F
@@ -85,7 +87,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand diff" -l validate -d 'Unknown 
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "unified\t'Unified diffs, then a summary line on stderr'
 json\t'A machine-readable change set'
 github\t'GitHub Actions workflow annotations'
-sarif\t'A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column'"
+sarif\t'SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field)'
+junit\t'JUnit XML, a test case per object, for CI test reports'"
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -s l -l selector -d 'With --prune: objects matching this label selector (`app=web,tier!=db`) are in scope' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l applyset -d 'With --prune: the ApplySet parent, `[RESOURCE][.GROUP]/NAME` (a Secret by default) in the -n namespace; its members are in scope and applied objects join it' -r
 complete -c kssa -n "__fish_kssa_using_subcommand diff" -l prune-allowlist -d 'With -l: the kinds in scope, as `group/version/kind` (`core/v1/ConfigMap`); repeatable. Default: kubectl\'s list' -r
@@ -124,7 +127,8 @@ complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l now -d 'Time rec
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l validate -d 'Unknown or duplicate fields: `strict` (or `true`) refuses them, `warn` prints a `Warning:` per field, `ignore` (or `false`) drops them' -r
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''
-sarif\t'A SARIF 2.1.0 log for code scanning: each conflicting field at its file:line:column'"
+sarif\t'SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field)'
+junit\t'JUnit XML, a test case per object, for CI test reports'"
 complete -c kssa -n "__fish_kssa_using_subcommand conflicts" -l color -d 'When to colour output: `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"

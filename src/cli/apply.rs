@@ -3,6 +3,7 @@
 
 use super::inputs::{resolve_now, ApplyArgs, InputArgs, LiveObject, Loaded, Pair};
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
+use super::report::{emit, findings_of, guarded, ReportFormat};
 use super::{refused, Status};
 use anyhow::Context as _;
 use kssa::io::{new_object_path, rewrite_documents, validation_node, write_atomic, Anchor, Object};
@@ -24,6 +25,28 @@ pub enum Output {
     Name,
 }
 
+/// `apply`'s formats: the objects, or a CI report of what applying them finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ApplyOutput {
+    Yaml,
+    Json,
+    Name,
+    /// SARIF 2.1.0 findings instead of the objects, for code scanning.
+    Sarif,
+    /// JUnit XML, a test case per object, instead of the objects.
+    Junit,
+}
+
+impl ApplyOutput {
+    pub(super) fn report(self) -> Option<ReportFormat> {
+        match self {
+            ApplyOutput::Sarif => Some(ReportFormat::Sarif),
+            ApplyOutput::Junit => Some(ReportFormat::Junit),
+            ApplyOutput::Yaml | ApplyOutput::Json | ApplyOutput::Name => None,
+        }
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -32,7 +55,7 @@ pub struct Args {
     pub apply: ApplyArgs,
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value = "yaml")]
-    pub output: Output,
+    pub output: ApplyOutput,
     /// Keep metadata.managedFields in the printed objects.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub show_managed_fields: bool,
@@ -305,7 +328,7 @@ fn run_streaming(args: Args) -> anyhow::Result<Status> {
         eprintln!("{n}");
     }
     let format = match args.output {
-        Output::Name => OutputFormat::Name,
+        ApplyOutput::Name => OutputFormat::Name,
         _ => OutputFormat::Yaml,
     };
     let (mut out, mut err) = (Held::new(), Held::new());
@@ -377,17 +400,22 @@ fn finish(conflicts: usize, invalid: usize) -> Status {
 
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let client_side = args.mode.client_side()?;
-    if !client_side && !args.write && args.output != Output::Json {
+    let report = args.output.report();
+    if !client_side && !args.write && args.output != ApplyOutput::Json && report.is_none() {
         return run_streaming(args);
     }
-    let loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
+    let loaded = guarded("apply", report, &args.apply, || {
+        Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)
+    })?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
     if client_side {
         return super::client_side::run_apply(&args, &loaded);
     }
-    let results = predict(&loaded, &args.apply)?;
+    let results = guarded("apply", report, &args.apply, || {
+        predict(&loaded, &args.apply)
+    })?;
     let mut shown = Vec::new();
     let (mut conflicts, mut invalid) = (0, 0);
     for r in &results {
@@ -412,14 +440,24 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
     }
     let format = match args.output {
-        Output::Yaml => OutputFormat::Yaml,
-        Output::Json => OutputFormat::Json,
-        Output::Name => OutputFormat::Name,
+        ApplyOutput::Yaml => Some(OutputFormat::Yaml),
+        ApplyOutput::Json => Some(OutputFormat::Json),
+        ApplyOutput::Name => Some(OutputFormat::Name),
+        ApplyOutput::Sarif | ApplyOutput::Junit => None,
     };
-    let refs: Vec<&Value> = shown.iter().collect();
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(render_objects(&refs, format).as_bytes())?;
-    stdout.flush()?;
+    if let Some(format) = format {
+        let refs: Vec<&Value> = shown.iter().collect();
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(render_objects(&refs, format).as_bytes())?;
+        stdout.flush()?;
+    }
+    if let Some(report) = report {
+        emit(
+            &findings_of("apply", &results, &args.apply, false),
+            report,
+            &args.apply,
+        )?;
+    }
     if args.write {
         write_back(&loaded, &results, &args.inputs)?;
     }

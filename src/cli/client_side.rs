@@ -285,7 +285,7 @@ pub fn render_report(results: &[ClientPredicted], show_managed_fields: bool) -> 
 
 /// `kssa apply --client-side`.
 pub fn run_apply(args: &super::apply::Args, loaded: &Loaded) -> anyhow::Result<super::Status> {
-    use super::apply::Output;
+    use super::apply::ApplyOutput as Output;
     use kssa::render::{render_objects, OutputFormat};
     use std::io::Write as _;
     let results = predict(loaded, &args.apply, &args.mode)?;
@@ -299,6 +299,15 @@ pub fn run_apply(args: &super::apply::Args, loaded: &Loaded) -> anyhow::Result<s
     }
     let text = match args.output {
         Output::Json => render_report(&results, args.show_managed_fields),
+        Output::Sarif | Output::Junit => {
+            let predicted: Vec<Predicted> = results.iter().map(|r| r.as_predicted()).collect();
+            let findings = super::report::findings_of("apply", &predicted, &args.apply, false);
+            let format = args
+                .output
+                .report()
+                .unwrap_or(super::report::ReportFormat::Sarif);
+            super::report::report_text(&findings, format, &args.apply)?
+        }
         Output::Yaml | Output::Name => {
             let format = if args.output == Output::Yaml {
                 OutputFormat::Yaml

@@ -7,15 +7,15 @@ use super::ignore::IgnoreArgs;
 use super::inputs::{ApplyArgs, InputArgs, Loaded};
 use super::pipeline::{for_each_predicted, without_managed_fields_in_place, Held};
 use super::prune::PruneArgs;
+use super::report::{findings_of, guarded, report_text, ReportFormat};
 use super::{refused, Status};
 use anyhow::Context as _;
 use kssa::changes::{entries_of, field_changes, FieldChange};
 use kssa::ignore::{IgnoredChange, RuleSet};
 use kssa::io::Anchor;
 use kssa::render::{
-    conflict_findings, ignored_lines, mask_secrets, object_file_name, render_changes_json,
-    render_github, render_sarif, summary_line, unified_diff, ChangeKind, FieldConflict,
-    ObjectChange, Style, Summary,
+    ignored_lines, mask_secrets, object_file_name, render_changes_json, render_github,
+    summary_line, unified_diff, ChangeKind, FieldConflict, ObjectChange, Style, Summary,
 };
 use kssa::typed::Typed;
 use kssa::value::Value;
@@ -30,8 +30,20 @@ pub enum DiffOutput {
     Json,
     /// GitHub Actions workflow annotations.
     Github,
-    /// A SARIF 2.1.0 log for code scanning: conflicts and invalid input at file:line:column.
+    /// SARIF 2.1.0, for code scanning (GitHub shows each conflict at its field).
     Sarif,
+    /// JUnit XML, a test case per object, for CI test reports.
+    Junit,
+}
+
+impl DiffOutput {
+    fn report(self) -> Option<ReportFormat> {
+        match self {
+            DiffOutput::Sarif => Some(ReportFormat::Sarif),
+            DiffOutput::Junit => Some(ReportFormat::Junit),
+            DiffOutput::Unified | DiffOutput::Json | DiffOutput::Github => None,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -335,12 +347,6 @@ fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Stat
 }
 
 pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
-    let sarif = args.output == DiffOutput::Sarif;
-    let result = run_output(args, color);
-    super::inputs::sarif_on_input_errors(sarif, result)
-}
-
-fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     if args.compare_modes {
         return super::client_side::run_compare(&args);
     }
@@ -358,16 +364,21 @@ fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
     {
         return run_streaming(args, rules, color);
     }
-    let mut loaded = Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)?;
+    let report = args.output.report();
+    let mut loaded = guarded("diff", report, &args.apply, || {
+        Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)
+    })?;
     let (pruned, notes) = args.prune.prepare(&mut loaded, args.inputs.namespace())?;
     for n in loaded.notices.iter().chain(&notes) {
         eprintln!("{n}");
     }
-    let results = if client_side {
-        super::client_side::predict_for_diff(&loaded, &args.apply, &args.mode)?
-    } else {
-        predict(&loaded, &args.apply)?
-    };
+    let results = guarded("diff", report, &args.apply, || {
+        if client_side {
+            super::client_side::predict_for_diff(&loaded, &args.apply, &args.mode)
+        } else {
+            predict(&loaded, &args.apply)
+        }
+    })?;
     let mut all: Vec<Sides> = results.iter().map(|r| sides(r, &args, &rules)).collect();
     let deleted = deletions(&loaded, &pruned.live, &args);
     all.extend(deleted.iter().map(|(s, _)| Sides {
@@ -430,8 +441,12 @@ fn run_output(args: Args, color: bool) -> anyhow::Result<Status> {
             stdout.write_all(render_github(&changes).as_bytes())?;
             stdout.write_all(summary_line(&summary).as_bytes())?;
         }
-        DiffOutput::Sarif => {
-            stdout.write_all(render_sarif(&conflict_findings(&changes)).as_bytes())?;
+        DiffOutput::Sarif | DiffOutput::Junit => {
+            if let Some(format) = report {
+                let findings = findings_of("diff", &results, &args.apply, args.show_secrets);
+                stdout.write_all(report_text(&findings, format, &args.apply)?.as_bytes())?;
+            }
+            eprint!("{}", summary_line(&summary));
         }
     }
     stdout.flush()?;

@@ -277,8 +277,8 @@ fn object_options(args: &InputArgs) -> ReadOptions {
 /// merging, so memory stays bounded by the largest object rather than by the input.
 const KEEP_LIMIT: usize = 8 << 20;
 
-/// Every input error of a run, kept whole so that renderers can place each one (SARIF); shown
-/// as one error whose lines each start with `error: `.
+/// Every input error at once, shown as lines that each start with `error: `; kept typed so
+/// CI reports (`-o sarif`, `-o junit`) can locate each one.
 #[derive(Debug)]
 pub struct InputErrors(pub Vec<InputError>);
 
@@ -291,40 +291,6 @@ impl std::fmt::Display for InputErrors {
 
 impl std::error::Error for InputErrors {}
 
-impl InputErrors {
-    /// Each error as a finding at its file, line and column.
-    pub fn findings(&self) -> Vec<kssa::render::LocatedFinding> {
-        self.0
-            .iter()
-            .map(|e| {
-                let (file, at) = e.location().unwrap_or_default();
-                kssa::render::LocatedFinding {
-                    rule: kssa::render::Rule::InvalidInput,
-                    file,
-                    line: at.map_or(0, |p| p.line),
-                    column: at.map_or(0, |p| p.column),
-                    message: e.message(),
-                }
-            })
-            .collect()
-    }
-}
-
-/// With `-o sarif`, bad input is also a SARIF log on stdout (the error still goes to stderr
-/// and exits 2), so code scanning shows each problem at its line.
-pub fn sarif_on_input_errors(
-    sarif: bool,
-    result: anyhow::Result<super::Status>,
-) -> anyhow::Result<super::Status> {
-    if let (true, Err(e)) = (sarif, &result) {
-        if let Some(errors) = e.downcast_ref::<InputErrors>() {
-            print!("{}", kssa::render::render_sarif(&errors.findings()));
-        }
-    }
-    result
-}
-
-/// Every input error at once (see [`InputErrors`]).
 fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     anyhow::Error::new(InputErrors(errors))
 }

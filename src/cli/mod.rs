@@ -19,6 +19,7 @@ mod pipeline;
 mod prune;
 mod refused;
 mod replay;
+mod report;
 mod strip_managed;
 mod update;
 mod version;

@@ -6,6 +6,7 @@ mod changes;
 mod conflicts;
 mod diff;
 mod findings;
+mod junit;
 mod mask;
 mod modes;
 mod output;
@@ -16,6 +17,8 @@ pub use conflicts::{
     render_conflicts_json, render_conflicts_text, value_at, ConflictItem, ConflictReport, Owner,
 };
 pub use diff::{object_file_name, unified_diff};
+pub use findings::{render_sarif, CheckedObject, Diagnostic, Diagnostics, Level, Location, Rule};
+pub use junit::render_junit;
 pub use mask::{is_secret_path, mask_secrets, masked};
 pub use modes::{render_modes_json, render_modes_text, ModeComparison, ModeConflict};
 pub use output::{render_objects, OutputFormat};
@@ -54,6 +57,3 @@ impl Style {
         self.paint("1", text)
     }
 }
-pub use findings::{
-    conflict_findings, conflict_report_findings, render_sarif, LocatedFinding, Rule,
-};

@@ -9,6 +9,6 @@ mod kube_version;
 mod precommit;
 mod real_snapshots;
 mod replay;
+mod reports;
 mod robustness;
-mod sarif;
 mod vectors;
