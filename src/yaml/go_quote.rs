@@ -57,7 +57,7 @@ fn date(s: &str) -> Option<&str> {
     let (month, rest) = number(&s[5..])?;
     let rest = rest.strip_prefix('-')?;
     let (day, rest) = number(rest)?;
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,

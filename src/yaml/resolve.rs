@@ -221,7 +221,7 @@ fn decode_binary(text: &str) -> Result<Scalar, ErrorKind> {
 
 /// Standard padded base64, as Go's `base64.StdEncoding`.
 fn base64_decode(input: &[u8]) -> Option<Vec<u8>> {
-    if input.len() % 4 != 0 {
+    if !input.len().is_multiple_of(4) {
         return None;
     }
     let value = |c: u8| -> Option<u32> {

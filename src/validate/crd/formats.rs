@@ -90,7 +90,7 @@ fn is_date(s: &str) -> bool {
 }
 
 fn valid_day(year: u32, month: u32, day: u32) -> bool {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
@@ -117,7 +117,7 @@ fn is_date_time(s: &str) -> bool {
 /// Go's `base64.StdEncoding.DecodeString` (newlines ignored).
 fn is_base64(s: &str) -> bool {
     let data: Vec<u8> = s.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return false;
     }
     let padding = data.iter().rev().take_while(|b| **b == b'=').count();
