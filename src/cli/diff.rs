@@ -420,7 +420,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
             fields: s.fields.clone(),
             ignored: s.ignored.clone(),
             invalid: match &r.outcome {
-                Outcome::Invalid { error } => refused::findings(error),
+                Outcome::Invalid { error } => refused::findings(error, &m.origin),
                 _ => Vec::new(),
             },
         });

@@ -2,6 +2,7 @@
 //! not applied or diffed, one `error:` per object in kubectl's words, counted in the closing
 //! summary, exit 1.
 
+use kssa::io::Origin;
 use kssa::render::Finding;
 use kssa::validate::StatusError;
 use std::fmt::Display;
@@ -11,12 +12,20 @@ pub fn error_line(origin: &impl Display, error: &StatusError) -> String {
     format!("error: {origin}: {}\n", error.kubectl_message())
 }
 
-/// The refusal as renderer-neutral findings, one per field.
-pub fn findings(error: &StatusError) -> Vec<Finding> {
+/// The refusal as renderer-neutral findings, one per field, at the field in the manifest.
+pub fn findings(error: &StatusError, origin: &Origin) -> Vec<Finding> {
     error
         .findings()
         .into_iter()
-        .map(|(path, message)| Finding { path, message })
+        .map(|(path, message)| {
+            let at = super::report::field_position(origin, &path);
+            Finding {
+                path,
+                message,
+                line: at.line,
+                column: at.column,
+            }
+        })
         .collect()
 }
 

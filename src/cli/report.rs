@@ -5,7 +5,7 @@
 use super::apply::{Outcome, Predicted};
 use super::inputs::{resolve_now, ApplyArgs, InputErrors};
 use kssa::io::Anchor;
-use kssa::io::{InputError, Origin, Source};
+use kssa::io::{InputError, Origin, Position, Source};
 use kssa::render::{
     object_file_name, render_conflicts_text, render_junit, render_sarif, CheckedObject,
     ConflictReport, Diagnostic, Diagnostics, Level, Location, Rule, Style,
@@ -39,13 +39,18 @@ pub fn artifact_file(source: &Source) -> Option<String> {
 /// Where a field path of an object is in its manifest: the key of the deepest node of the path
 /// that the manifest has. Conflict paths are kssa's (`.spec.replicas`), the server's field
 /// errors have no leading dot (`spec.replicas`, `<nil>` for the whole object).
-pub fn locate(origin: &Origin, path: &str) -> Option<Location> {
+pub fn field_position(origin: &Origin, path: &str) -> Position {
     let path = match path {
         "" | "<nil>" => String::new(),
         p if p.starts_with('.') => p.to_string(),
         p => format!(".{p}"),
     };
-    let at = origin.position(&path, Anchor::Key);
+    origin.position(&path, Anchor::Key)
+}
+
+/// [`field_position`] as a report location (none for standard input).
+pub fn locate(origin: &Origin, path: &str) -> Option<Location> {
+    let at = field_position(origin, path);
     Some(Location {
         file: artifact_file(&origin.source)?,
         line: at.line,

@@ -60,11 +60,14 @@ pub struct ObjectChange {
 }
 
 /// One refusal of a field of an object, renderer-neutral: the field path as the server prints
-/// it (empty for the whole request) and the message as kubectl prints it.
+/// it (empty for the whole request), the message as kubectl prints it, and where the manifest
+/// sets the field (1-based; the object's start when the manifest does not have it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub path: String,
     pub message: String,
+    pub line: usize,
+    pub column: usize,
 }
 
 /// One conflicting field: its path, its owners, and where the manifest sets it.
@@ -246,8 +249,8 @@ pub fn render_github(changes: &[ObjectChange]) -> String {
                 out.push_str(&annotation(
                     "error",
                     &c.file,
-                    c.line,
-                    None,
+                    f.line,
+                    Some(f.column),
                     "kssa invalid",
                     &message,
                 ));
@@ -314,6 +317,8 @@ mod tests {
             invalid: vec![Finding {
                 path: "data".into(),
                 message: "data: Too long: may not be more than 1048576 bytes".into(),
+                line: 4,
+                column: 1,
             }],
             fields: Vec::new(),
             ignored: Vec::new(),
