@@ -348,7 +348,7 @@ mod tests {
         );
         assert_eq!(
             render_github(&cs[..1]),
-            "::error file=m.yaml,line=3,title=kssa invalid::v1.ConfigMap.default.c is invalid: data: Too long: may not be more than 1048576 bytes\n"
+            "::error file=m.yaml,line=4,col=1,title=kssa invalid::v1.ConfigMap.default.c is invalid: data: Too long: may not be more than 1048576 bytes\n"
         );
     }
 
