@@ -26,7 +26,8 @@ pub struct Quantity {
 }
 
 const BINARY: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-const DECIMAL: [(&str, i32); 10] = [
+/// The decimal SI suffixes and their powers of ten (k8s.io/apimachinery resource/suffix.go).
+pub(crate) const DECIMAL: [(&str, i32); 10] = [
     ("n", -9),
     ("u", -6),
     ("m", -3),

@@ -172,20 +172,10 @@ fn interpret(suffix: &str) -> Option<(u32, i64)> {
         ("Pi", 50),
         ("Ei", 60),
     ];
-    const DECIMAL: [(&str, i64); 10] = [
-        ("n", -9),
-        ("u", -6),
-        ("m", -3),
-        ("", 0),
-        ("k", 3),
-        ("M", 6),
-        ("G", 9),
-        ("T", 12),
-        ("P", 15),
-        ("E", 18),
-    ];
+    // The decimal suffixes are the ones the canonical form prints (crate::defaults::quantity).
+    use crate::defaults::quantity::DECIMAL;
     if let Some((_, e)) = DECIMAL.iter().find(|(s, _)| *s == suffix) {
-        return Some((10, *e));
+        return Some((10, i64::from(*e)));
     }
     if let Some((_, e)) = BINARY.iter().find(|(s, _)| *s == suffix) {
         return Some((2, *e));
