@@ -188,10 +188,10 @@ mod layer {
 
     fn labels(v: &mut Value) -> &mut Map {
         let meta = v.as_map_mut().unwrap().entry("metadata".to_string());
-        let meta = meta.or_insert_with(|| Value::Map(Map::new()));
+        let meta = meta.or_insert_with(|| Value::Map(Map::default()));
         let labels = meta.as_map_mut().unwrap().entry("labels".to_string());
         labels
-            .or_insert_with(|| Value::Map(Map::new()))
+            .or_insert_with(|| Value::Map(Map::default()))
             .as_map_mut()
             .unwrap()
     }

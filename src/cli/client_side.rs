@@ -186,7 +186,7 @@ impl<'a> ClientPredicted<'a> {
 
     /// The `-o json` item: the request, the warnings and the stored object (or the error).
     pub fn report_item(&self, show_managed_fields: bool) -> Value {
-        let mut item = Map::new();
+        let mut item = Map::default();
         item.insert(
             "source".into(),
             Value::from(self.pair.manifest.origin.to_string()),
@@ -269,7 +269,7 @@ pub fn print_warnings(results: &[ClientPredicted]) -> usize {
 
 /// The `-o json` document of a client-side apply.
 pub fn render_report(results: &[ClientPredicted], show_managed_fields: bool) -> String {
-    let mut doc = Map::new();
+    let mut doc = Map::default();
     doc.insert("kind".into(), Value::from("ClientSideApplyReport"));
     doc.insert(
         "items".into(),

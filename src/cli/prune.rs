@@ -70,9 +70,9 @@ fn label_members(loaded: &mut Loaded, id: &str) -> anyhow::Result<()> {
             .with_context(|| format!("{origin}: no metadata"))?;
         let labels = meta
             .entry("labels".to_string())
-            .or_insert_with(|| Value::Map(Map::new()));
+            .or_insert_with(|| Value::Map(Map::default()));
         if let Value::Null = labels {
-            *labels = Value::Map(Map::new());
+            *labels = Value::Map(Map::default());
         }
         let labels = labels
             .as_map_mut()

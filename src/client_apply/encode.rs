@@ -23,16 +23,16 @@ fn with_annotation(manifest: &Value, value: Option<String>) -> Value {
     };
     let meta = root
         .entry("metadata".to_string())
-        .or_insert_with(|| Value::Map(Map::new()));
+        .or_insert_with(|| Value::Map(Map::default()));
     if !matches!(meta, Value::Map(_)) {
-        *meta = Value::Map(Map::new());
+        *meta = Value::Map(Map::default());
     }
     let Value::Map(meta) = meta else {
         unreachable!("set above")
     };
     let mut annotations = match meta.get("annotations") {
         Some(Value::Map(a)) if a.values().all(|v| matches!(v, Value::String(_))) => a.clone(),
-        _ => Map::new(),
+        _ => Map::default(),
     };
     annotations.shift_remove(LAST_APPLIED);
     if let Some(v) = value {

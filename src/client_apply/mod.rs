@@ -281,7 +281,7 @@ mod tests {
         .unwrap();
         if let Some(a) = annotation {
             let meta = v.as_map_mut().unwrap().get_mut("metadata").unwrap();
-            let mut annotations = crate::value::Map::new();
+            let mut annotations = crate::value::Map::default();
             annotations.insert(LAST_APPLIED.into(), Value::from(a));
             meta.as_map_mut()
                 .unwrap()

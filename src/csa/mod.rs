@@ -79,7 +79,7 @@ impl Upgraded {
             .and_then(Value::as_str)
             .unwrap_or("");
         let op = |path: &str, value: Value| {
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("op".into(), "replace".into());
             m.insert("path".into(), path.into());
             m.insert("value".into(), value);
@@ -128,7 +128,7 @@ const ENTRY_FIELDS: [&str; 7] = [
 impl Entry {
     fn read(index: usize, v: &Value) -> Result<Entry, CsaError> {
         let map = v.as_map().ok_or(CsaError::NotAList)?;
-        let mut out = Map::new();
+        let mut out = Map::default();
         for (k, v) in map {
             let Some(field) = ENTRY_FIELDS.iter().find(|f| **f == k) else {
                 continue;

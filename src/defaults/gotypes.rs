@@ -2,6 +2,7 @@
 //! `k8s-1.36.gotypes`: each struct's encoded fields in Go order with their `json` tag options,
 //! named types, and the package of each group-version. The typed round trip walks them.
 
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -107,15 +108,17 @@ pub(crate) enum Decl {
     Special(Special),
 }
 
-/// Every declaration, by `<package>.<Type>`.
+/// Every declaration, by `<package>.<Type>`. Only the names are indexed up front; a
+/// declaration is parsed the first time it is asked for, so a run that round-trips one
+/// Deployment reads a few dozen of the table's ~1,400 lines, not all of them.
 #[derive(Debug, Default)]
 pub(crate) struct GoTypes {
-    names: HashMap<String, DeclId>,
-    /// Each declaration's `<package>.<Type>`, by id.
-    decl_names: Vec<String>,
-    decls: Vec<Decl>,
+    names: FxHashMap<&'static str, DeclId>,
+    /// Each declaration's line (`S …` or `T …`), by id.
+    lines: Vec<&'static str>,
+    decls: Vec<OnceLock<Decl>>,
     /// (group, version) → package key.
-    packages: HashMap<(String, String), String>,
+    packages: HashMap<(&'static str, &'static str), &'static str>,
 }
 
 const SPECIALS: &[(&str, Special)] = &[
@@ -129,98 +132,90 @@ const SPECIALS: &[(&str, Special)] = &[
     ("runtime.Unknown", Special::Raw),
 ];
 
-/// A raw field before inline structs are spliced in.
-struct RawField {
-    json: String,
-    flags: String,
-    ty: String,
+/// A raw field before inline structs are spliced in: `json|flags|type`.
+struct RawField<'a> {
+    json: &'a str,
+    flags: &'a str,
+    ty: &'a str,
+}
+
+/// The fields of an `S` line (the words after its name).
+fn raw_fields(line: &str) -> impl Iterator<Item = RawField<'_>> {
+    line.split_whitespace().skip(2).filter_map(|w| {
+        let mut parts = w.splitn(3, '|');
+        Some(RawField {
+            json: parts.next()?,
+            flags: parts.next()?,
+            ty: parts.next()?,
+        })
+    })
 }
 
 impl GoTypes {
     /// The embedded k8s.io/api v0.36.3 types.
     pub fn builtin() -> &'static GoTypes {
         static TYPES: OnceLock<GoTypes> = OnceLock::new();
-        TYPES.get_or_init(|| GoTypes::parse(GENERATED))
+        TYPES.get_or_init(|| GoTypes::index(GENERATED))
     }
 
-    fn parse(text: &str) -> GoTypes {
+    fn index(text: &'static str) -> GoTypes {
         let mut types = GoTypes::default();
-        let mut structs: Vec<(DeclId, Vec<RawField>)> = Vec::new();
-        let mut aliases: Vec<(DeclId, String)> = Vec::new();
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let mut words = line.split_whitespace();
-            match (words.next(), words.next()) {
-                (Some("P"), Some(key)) => {
-                    let group = words.next().unwrap_or("-");
-                    let group = if group == "-" { "" } else { group };
+        types.names.reserve(text.len() / 128);
+        for line in text.split('\n') {
+            // Only the name is read here (byte scans, no tokenizing): this runs at every start.
+            let Some(rest) = line.strip_prefix("S ").or_else(|| line.strip_prefix("T ")) else {
+                if let Some(rest) = line.strip_prefix("P ") {
+                    let mut words = rest.split(' ');
+                    let key = words.next().unwrap_or("");
+                    let group = words.next().filter(|g| *g != "-").unwrap_or("");
                     let version = words.next().unwrap_or("");
-                    types
-                        .packages
-                        .insert((group.into(), version.into()), key.into());
+                    types.packages.insert((group, version), key);
                 }
-                (Some(tag @ ("S" | "T")), Some(name)) => {
-                    let id = types.decls.len();
-                    types.names.insert(name.to_string(), id);
-                    types.decl_names.push(name.to_string());
-                    types.decls.push(Decl::Struct(Vec::new()));
-                    if tag == "T" {
-                        aliases.push((id, words.next().unwrap_or("").to_string()));
-                        continue;
-                    }
-                    let fields = words
-                        .filter_map(|w| {
-                            let mut parts = w.splitn(3, '|');
-                            Some(RawField {
-                                json: parts.next()?.to_string(),
-                                flags: parts.next()?.to_string(),
-                                ty: parts.next()?.to_string(),
-                            })
-                        })
-                        .collect();
-                    structs.push((id, fields));
-                }
-                _ => {}
-            }
-        }
-        for (id, ty) in aliases {
-            types.decls[id] = Decl::Alias(types.type_expr(&ty));
-        }
-        let raw: HashMap<DeclId, Vec<RawField>> = structs.into_iter().collect();
-        for &id in raw.keys() {
-            let mut fields = Vec::new();
-            types.splice(id, &raw, &mut fields, 0);
-            types.decls[id] = Decl::Struct(fields);
-        }
-        for (name, special) in SPECIALS {
-            if let Some(&id) = types.names.get(*name) {
-                types.decls[id] = Decl::Special(*special);
-            }
+                continue;
+            };
+            let name = rest.split_once(' ').map_or(rest, |(name, _)| name);
+            types.names.insert(name, types.lines.len());
+            types.lines.push(line);
+            types.decls.push(OnceLock::new());
         }
         types
     }
 
+    /// Parses declaration `id` from its line.
+    fn parse_decl(&self, id: DeclId) -> Decl {
+        let name = self.decl_name(id);
+        if let Some((_, special)) = SPECIALS.iter().find(|(n, _)| *n == name) {
+            return Decl::Special(*special);
+        }
+        let line = self.lines[id];
+        if line.starts_with('T') {
+            let target = line.split_whitespace().nth(2).unwrap_or("");
+            return Decl::Alias(self.type_expr(target));
+        }
+        let mut fields = Vec::new();
+        self.splice(id, &mut fields, 0);
+        Decl::Struct(fields)
+    }
+
     /// A struct's fields with embedded inline structs expanded in place, as `encoding/json` sees
     /// them.
-    fn splice(
-        &self,
-        id: DeclId,
-        raw: &HashMap<DeclId, Vec<RawField>>,
-        out: &mut Vec<GoField>,
-        depth: usize,
-    ) {
-        let Some(fields) = raw.get(&id) else { return };
-        for f in fields {
+    fn splice(&self, id: DeclId, out: &mut Vec<GoField>, depth: usize) {
+        let line = self.lines[id];
+        if !line.starts_with('S') {
+            return;
+        }
+        for f in raw_fields(line) {
             if f.flags.contains('i') {
-                if let (Some(&inner), true) = (self.names.get(&f.ty), depth < 8) {
-                    self.splice(inner, raw, out, depth + 1);
+                if let (Some(&inner), true) = (self.names.get(f.ty), depth < 8) {
+                    self.splice(inner, out, depth + 1);
                 }
                 continue;
             }
             out.push(GoField {
-                json: f.json.clone(),
+                json: f.json.to_string(),
                 omitempty: f.flags.contains('o'),
                 omitzero: f.flags.contains('z'),
-                ty: self.type_expr(&f.ty),
+                ty: self.type_expr(f.ty),
             });
         }
     }
@@ -257,21 +252,19 @@ impl GoTypes {
     }
 
     pub fn decl(&self, id: DeclId) -> &Decl {
-        &self.decls[id]
+        self.decls[id].get_or_init(|| self.parse_decl(id))
     }
 
     /// The declaration's `<package>.<Type>` (`core/v1.PodSpec`).
     pub fn decl_name(&self, id: DeclId) -> &str {
-        &self.decl_names[id]
+        self.lines[id].split_whitespace().nth(1).unwrap_or("")
     }
 
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<DeclId> {
-        let package = self
-            .packages
-            .get(&(group.to_string(), version.to_string()))?;
-        let id = *self.names.get(&format!("{package}.{kind}"))?;
-        matches!(self.decls[id], Decl::Struct(_)).then_some(id)
+        let package = self.packages.get(&(group, version))?;
+        let id = *self.names.get(format!("{package}.{kind}").as_str())?;
+        matches!(self.decl(id), Decl::Struct(_)).then_some(id)
     }
 }
 

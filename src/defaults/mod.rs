@@ -64,7 +64,7 @@ pub fn classify(kind: &ResolvedKind) -> KindClass {
 /// zero value, with its always-encoded struct fields (`spec: {}`, `status: {}`, …). Custom and
 /// unknown kinds are unstructured, so theirs is `{}`.
 pub fn zero_object(kind: &ResolvedKind) -> Value {
-    let mut zero = Value::Map(crate::value::Map::new());
+    let mut zero = Value::Map(crate::value::Map::default());
     if classify(kind) == KindClass::Builtin {
         store(&mut zero, kind, Stage::RoundTrip);
     }

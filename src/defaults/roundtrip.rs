@@ -115,7 +115,7 @@ fn encode(types: &GoTypes, ty: &GoType, input: Option<Value>) -> Encoded {
             Decl::Alias(t) => encode(types, t, input),
             Decl::Special(s) => special(*s, input),
             Decl::Struct(fields) => match input {
-                None => Encoded::kept(Value::Map(encode_struct(types, fields, Map::new()))),
+                None => Encoded::kept(Value::Map(encode_struct(types, fields, Map::default()))),
                 Some(Value::Map(m)) => Encoded::kept(Value::Map(encode_struct(types, fields, m))),
                 Some(v) => Encoded::kept(v),
             },
@@ -130,7 +130,7 @@ fn string(s: String) -> Encoded {
 
 fn encode_struct(types: &GoTypes, fields: &[GoField], input: Map) -> Map {
     let omitted = |f: &GoField, e: &Encoded| (f.omitempty && e.empty) || (f.omitzero && e.zero);
-    let mut out = Map::with_capacity(fields.len());
+    let mut out = Map::with_capacity_and_hasher(fields.len(), Default::default());
     for (name, v) in input {
         let Some(f) = fields.iter().find(|f| f.json == name) else {
             continue; // unknown fields are dropped

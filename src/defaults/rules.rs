@@ -23,7 +23,7 @@ impl Lit {
             Lit::Str(s) => Value::String(s.into()),
             Lit::Int(i) => Value::Int(i),
             Lit::Bool(b) => Value::Bool(b),
-            Lit::EmptyMap => Value::Map(Map::new()),
+            Lit::EmptyMap => Value::Map(Map::default()),
         }
     }
 }
@@ -169,7 +169,7 @@ fn child<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
 fn child_or_insert<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
     let v = m.entry(key.to_string()).or_insert(Value::Null);
     if v.is_null() {
-        *v = Value::Map(Map::new());
+        *v = Value::Map(Map::default());
     }
     v.as_map_mut()
 }
@@ -325,7 +325,7 @@ pub(crate) fn pull_policy(image: &str) -> &'static str {
 
 fn volume(v: &mut Map) {
     if v.keys().all(|k| k == "name") {
-        v.insert("emptyDir".into(), Value::Map(Map::new()));
+        v.insert("emptyDir".into(), Value::Map(Map::default()));
     }
     for (source, table) in VOLUME_SOURCES {
         set_defaults(child(v, source), table);
@@ -664,7 +664,7 @@ fn scaling_rules(rules: Option<&mut Map>, window: Option<i64>, policies: &[(&str
         let list = policies
             .iter()
             .map(|(kind, value)| {
-                let mut p = Map::new();
+                let mut p = Map::default();
                 p.insert("type".into(), Value::from(*kind));
                 p.insert("value".into(), Value::Int(*value));
                 p.insert("periodSeconds".into(), Value::Int(15));

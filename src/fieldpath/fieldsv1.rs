@@ -146,7 +146,7 @@ fn write_node(out: &mut String, set: &Set, include_self: bool) {
 
 /// Encodes a set as a FieldsV1 value (a JSON object).
 pub fn to_fields_v1(set: &Set) -> Value {
-    from_json_str(&to_fields_v1_string(set)).unwrap_or(Value::Map(Map::new()))
+    from_json_str(&to_fields_v1_string(set)).unwrap_or(Value::Map(Map::default()))
 }
 
 /// Decodes FieldsV1 JSON text.

@@ -77,7 +77,7 @@ fn sample(s: &Value, variant: i64) -> Value {
             variant,
         )]),
         _ => {
-            let mut m = Map::new();
+            let mut m = Map::default();
             let props = s.get("properties").and_then(Value::as_map);
             let scalar = props.and_then(|ps| {
                 ps.iter().find(|(_, p)| {
@@ -105,7 +105,7 @@ fn list_item(list: &Value, kind: ListKind, variant: i64) -> Value {
     if kind != ListKind::Map {
         return sample(items, variant);
     }
-    let mut m = Map::new();
+    let mut m = Map::default();
     for key in list
         .get("x-kubernetes-list-map-keys")
         .and_then(Value::as_list)
@@ -122,14 +122,14 @@ fn list_item(list: &Value, kind: ListKind, variant: i64) -> Value {
 fn object(api_version: &str, kind: &str, namespaced: bool, path: &[String], list: Value) -> Value {
     let mut v = list;
     for name in path.iter().rev() {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert(name.clone(), v);
         v = Value::Map(m);
     }
     let Value::Map(mut top) = v else {
         unreachable!()
     };
-    let mut meta = Map::new();
+    let mut meta = Map::default();
     meta.insert("name".into(), Value::from("sample"));
     if namespaced {
         meta.insert("namespace".into(), Value::from("default"));

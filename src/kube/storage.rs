@@ -39,7 +39,7 @@ pub fn fold_secret_string_data(object: &mut Value) {
         map.shift_insert(
             at.min(map.len()),
             "data".to_string(),
-            Value::Map(Map::new()),
+            Value::Map(Map::default()),
         );
     }
     if let Some(Value::Map(data)) = map.get_mut("data") {

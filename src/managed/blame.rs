@@ -52,7 +52,7 @@ fn walk_map(m: &Map, nodes: &[Option<&Set>], inherited: &[usize], out: &mut Vec<
     for (k, v) in m {
         let (owners, pass, below) = step(nodes, &PathElement::Field(k.clone()), inherited);
         let single = |v: Value| {
-            let mut one = Map::new();
+            let mut one = Map::default();
             one.insert(k.clone(), v);
             to_yaml_string(&Value::Map(one)).lines().count()
         };

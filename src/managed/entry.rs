@@ -116,7 +116,7 @@ pub fn encode_managed_fields(entries: &[ManagedFieldsEntry]) -> Value {
 }
 
 fn encode_entry(e: &ManagedFieldsEntry) -> Value {
-    let mut m = Map::new();
+    let mut m = Map::default();
     m.insert("manager".into(), Value::from(e.manager.as_str()));
     m.insert("operation".into(), Value::from(e.operation.to_string()));
     m.insert("apiVersion".into(), Value::from(e.api_version.as_str()));

@@ -123,17 +123,17 @@ fn save_last_applied(
     }
     let text =
         |v: &Value, path: &[&str]| v.get_path(path).and_then(Value::as_str).map(str::to_string);
-    let mut meta = Map::new();
+    let mut meta = Map::default();
     if let Some(name) = text(object, &["metadata", "name"]) {
         meta.insert("name".into(), Value::from(name.as_str()));
     }
     if let Some(ns) = text(object, &["metadata", "namespace"]).filter(|n| !n.is_empty()) {
         meta.insert("namespace".into(), Value::from(ns.as_str()));
     }
-    let mut annotations = Map::new();
+    let mut annotations = Map::default();
     annotations.insert(LAST_APPLIED_ANNOTATION.into(), annotation);
     meta.insert("annotations".into(), Value::Map(annotations));
-    let mut just_annotation = Map::new();
+    let mut just_annotation = Map::default();
     // The mapping's group/version/kind: the one the configuration was sent as.
     for key in ["apiVersion", "kind"] {
         if let Some(v) = config.get(key) {

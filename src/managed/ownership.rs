@@ -121,15 +121,15 @@ pub fn owned_set(entries: &[&ManagedFieldsEntry]) -> Set {
 pub fn extract(object: &Value, typed: &Typed<'_>, set: &Set) -> Value {
     let mut out = match typed.extract_items_with_keys(object, &set.leaves()) {
         Value::Map(m) => m,
-        _ => Map::new(),
+        _ => Map::default(),
     };
-    let mut head = Map::new();
+    let mut head = Map::default();
     for key in ["apiVersion", "kind"] {
         if let Some(v) = object.get(key) {
             head.insert(key.into(), v.clone());
         }
     }
-    let mut meta = Map::new();
+    let mut meta = Map::default();
     for key in ["name", "namespace"] {
         if let Some(v) = object.get_path(&["metadata", key]) {
             meta.insert(key.into(), v.clone());

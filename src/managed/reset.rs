@@ -158,9 +158,9 @@ pub fn restore(object: &mut Value, live: &Value, reset: &Set) {
                 if stored.is_some() {
                     let child = m
                         .entry(p.to_string())
-                        .or_insert_with(|| Value::Map(Map::new()));
+                        .or_insert_with(|| Value::Map(Map::default()));
                     if child.as_map_mut().is_none() {
-                        *child = Value::Map(Map::new());
+                        *child = Value::Map(Map::default());
                     }
                     Some(child)
                 } else {

@@ -269,7 +269,7 @@ fn read_stored<'a>(
     req: &WriteRequest,
 ) -> Cow<'a, Value> {
     match live {
-        None => Cow::Owned(Value::Map(Map::new())),
+        None => Cow::Owned(Value::Map(Map::default())),
         Some(live) if !req.defaulting => Cow::Borrowed(live),
         Some(live) => {
             let mut stored = live.clone();
@@ -338,7 +338,7 @@ impl<'a> Context<'a> {
         if self.req.defaulting {
             crate::defaults::zero_object(self.kind)
         } else {
-            Value::Map(Map::new())
+            Value::Map(Map::default())
         }
     }
 
@@ -681,9 +681,9 @@ fn set_managed_fields(object: &mut Value, managed: &Managed) {
     }
     let meta = map
         .entry("metadata".to_string())
-        .or_insert_with(|| Value::Map(Map::new()));
+        .or_insert_with(|| Value::Map(Map::default()));
     if !matches!(meta, Value::Map(_)) {
-        *meta = Value::Map(Map::new());
+        *meta = Value::Map(Map::default());
     }
     if let Value::Map(meta) = meta {
         meta.insert("managedFields".into(), encode_managed_fields(&entries));

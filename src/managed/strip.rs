@@ -138,7 +138,7 @@ pub fn strip_object(object: &mut Value, options: &StripOptions) -> StripOutcome 
             if out.entries_removed > 0 {
                 out.changed = true;
                 if entries.is_empty() {
-                    entries.push(Value::Map(Map::new()));
+                    entries.push(Value::Map(Map::default()));
                     out.reset = 1;
                 }
             }

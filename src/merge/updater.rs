@@ -519,7 +519,7 @@ mod properties {
             proptest::collection::btree_map(word, 0i64..9, 0..3),
         )
             .prop_map(|(name, count, labels, tags, items)| {
-                let mut m = Map::new();
+                let mut m = Map::default();
                 if let Some(n) = name {
                     m.insert("name".into(), n);
                 }
@@ -543,7 +543,7 @@ mod properties {
                     let list = items
                         .into_iter()
                         .map(|(id, v)| {
-                            let mut item = Map::new();
+                            let mut item = Map::default();
                             item.insert("id".into(), Value::String(id));
                             item.insert("value".into(), Value::Int(v));
                             Value::Map(item)

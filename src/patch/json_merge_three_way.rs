@@ -106,7 +106,7 @@ fn create_merge_patch(original: &str, modified: &str) -> Result<Value, JsonMerge
     }
     let parse = |t: &str| match from_json_str(t) {
         Ok(Value::Map(m)) => Ok(m),
-        Ok(Value::Null) => Ok(Map::new()),
+        Ok(Value::Null) => Ok(Map::default()),
         _ => Err(JsonMergeError::InvalidDocument),
     };
     let diff = get_diff(&parse(original)?, &parse(modified)?);
@@ -154,7 +154,7 @@ fn matches(a: &Value, b: &Value) -> bool {
 
 /// `getDiff`: what changes from `a` to `b`, deletions as `null`.
 fn get_diff(a: &Map, b: &Map) -> Map {
-    let mut into = Map::new();
+    let mut into = Map::default();
     for (key, bv) in b {
         let Some(av) = a.get(key) else {
             into.insert(key.clone(), bv.clone());
@@ -189,7 +189,7 @@ fn get_diff(a: &Map, b: &Map) -> Map {
 /// `keepOrDeleteNullInObj`: only the `null`s (deletions) or everything but them (changes).
 /// An explicitly empty object is a value, kept with the changes.
 fn keep_or_drop_nulls(patch: &Value, keep_null: bool) -> Map {
-    let mut out = Map::new();
+    let mut out = Map::default();
     let Value::Map(m) = patch else {
         return out;
     };

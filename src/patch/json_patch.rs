@@ -35,7 +35,7 @@ pub fn json_patch(original: &Value, patch: &Value) -> Result<Value, PatchError> 
     }
     let mut doc = match original {
         Value::Map(_) | Value::List(_) => original.clone(),
-        Value::Null => Value::Map(Map::new()),
+        Value::Null => Value::Map(Map::default()),
         other => {
             return Err(PatchError::JsonPatchShape {
                 found: json_kind(other),

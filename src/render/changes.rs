@@ -6,7 +6,7 @@ use crate::ignore::IgnoredChange;
 use crate::value::{Map, Value};
 
 fn change_value(c: &FieldChange) -> Map {
-    let mut m = Map::new();
+    let mut m = Map::default();
     let path = c.path.to_string();
     m.insert("op".into(), Value::from(c.kind.as_str()));
     m.insert("path".into(), Value::from(path.as_str()));

@@ -170,7 +170,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
     let list = reports
         .iter()
         .map(|r| {
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("name".into(), s(&r.name));
             m.insert("file".into(), s(&r.file));
             m.insert("line".into(), Value::Int(r.line as i64));
@@ -181,7 +181,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
                 .items
                 .iter()
                 .map(|i| {
-                    let mut im = Map::new();
+                    let mut im = Map::default();
                     im.insert("path".into(), s(&i.path));
                     im.insert("line".into(), Value::Int(i.line as i64));
                     im.insert("column".into(), Value::Int(i.column as i64));
@@ -191,7 +191,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
                         .owners
                         .iter()
                         .map(|o| {
-                            let mut om = Map::new();
+                            let mut om = Map::default();
                             om.insert("manager".into(), s(&o.manager));
                             om.insert("operation".into(), s(&o.operation));
                             om.insert("apiVersion".into(), s(&o.api_version));
@@ -207,15 +207,15 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
                 .collect();
             m.insert("conflicts".into(), Value::List(items));
             let paths: Vec<Value> = r.items.iter().map(|i| s(&i.path)).collect();
-            let mut force = Map::new();
+            let mut force = Map::default();
             force.insert("action".into(), s("force"));
             force.insert("command".into(), s(&r.force_command));
-            let mut drop = Map::new();
+            let mut drop = Map::default();
             drop.insert("action".into(), s("drop"));
             drop.insert("removeFields".into(), Value::List(paths));
-            let mut share = Map::new();
+            let mut share = Map::default();
             share.insert("action".into(), s("share"));
-            let mut set = Map::new();
+            let mut set = Map::default();
             for i in &r.items {
                 set.insert(i.path.clone(), i.live.clone().unwrap_or_default());
             }

@@ -105,8 +105,8 @@ fn mask_object(before: Option<&mut Value>, after: Option<&mut Value>) {
 }
 
 fn mask_maps(from: Option<&mut Map>, to: Option<&mut Map>) {
-    let mut empty_from = Map::new();
-    let mut empty_to = Map::new();
+    let mut empty_from = Map::default();
+    let mut empty_to = Map::default();
     let from = from.unwrap_or(&mut empty_from);
     let to = to.unwrap_or(&mut empty_to);
     for (k, fv) in from.iter_mut() {

@@ -137,7 +137,7 @@ pub fn render_modes_json(comparisons: &[ModeComparison]) -> String {
     let items = comparisons
         .iter()
         .map(|c| {
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("object".into(), Value::from(c.object.clone()));
             m.insert("source".into(), Value::from(c.source.clone()));
             m.insert("differs".into(), Value::Bool(c.differs()));
@@ -145,7 +145,7 @@ pub fn render_modes_json(comparisons: &[ModeComparison]) -> String {
                 m.insert("clientSideError".into(), Value::from(e.clone()));
             }
             let conflicts = c.conflicts.iter().map(|k| {
-                let mut e = Map::new();
+                let mut e = Map::default();
                 e.insert("path".into(), Value::from(k.path.clone()));
                 e.insert(
                     "managers".into(),
@@ -157,7 +157,7 @@ pub fn render_modes_json(comparisons: &[ModeComparison]) -> String {
             });
             m.insert("conflicts".into(), Value::List(conflicts.collect()));
             let fields = c.fields.iter().map(|d| {
-                let mut e = Map::new();
+                let mut e = Map::default();
                 e.insert("path".into(), Value::from(d.path.clone()));
                 e.insert("kind".into(), Value::from(format!("{:?}", d.kind())));
                 e.insert("live".into(), opt(&d.live));
@@ -169,7 +169,7 @@ pub fn render_modes_json(comparisons: &[ModeComparison]) -> String {
             Value::Map(m)
         })
         .collect();
-    let mut doc = Map::new();
+    let mut doc = Map::default();
     doc.insert("items".into(), Value::List(items));
     to_json_string_pretty(&Value::Map(doc)) + "\n"
 }

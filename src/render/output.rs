@@ -46,14 +46,14 @@ pub fn render_objects(objects: &[&Value], format: OutputFormat) -> String {
                 [] => String::new(),
                 [one] => to_json_string_pretty(one),
                 many => {
-                    let mut list = Map::new();
+                    let mut list = Map::default();
                     list.insert("apiVersion".into(), Value::from("v1"));
                     list.insert(
                         "items".into(),
                         Value::List(many.iter().map(|o| (*o).clone()).collect()),
                     );
                     list.insert("kind".into(), Value::from("List"));
-                    let mut meta = Map::new();
+                    let mut meta = Map::default();
                     meta.insert("resourceVersion".into(), Value::from(""));
                     list.insert("metadata".into(), Value::Map(meta));
                     to_json_string_pretty(&Value::Map(list))

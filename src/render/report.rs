@@ -142,7 +142,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
     let objects = changes
         .iter()
         .map(|c| {
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("name".into(), s(&c.name));
             m.insert("group".into(), s(&c.group));
             m.insert("version".into(), s(&c.version));
@@ -157,7 +157,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                 .conflicts
                 .iter()
                 .map(|fc| {
-                    let mut cm = Map::new();
+                    let mut cm = Map::default();
                     cm.insert("path".into(), s(&fc.path));
                     cm.insert(
                         "managers".into(),
@@ -174,7 +174,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                     .invalid
                     .iter()
                     .map(|f| {
-                        let mut fm = Map::new();
+                        let mut fm = Map::default();
                         fm.insert("path".into(), s(&f.path));
                         fm.insert("message".into(), s(&f.message));
                         Value::Map(fm)
@@ -188,7 +188,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
         })
         .collect();
     let sum = Summary::of(changes);
-    let mut sm = Map::new();
+    let mut sm = Map::default();
     for (k, n) in [
         ("created", sum.created),
         ("changed", sum.changed),
@@ -201,7 +201,7 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
     if sum.invalid > 0 {
         sm.insert("invalid".into(), Value::Int(sum.invalid as i64));
     }
-    let mut top = Map::new();
+    let mut top = Map::default();
     top.insert("objects".into(), Value::List(objects));
     top.insert("summary".into(), Value::Map(sm));
     to_json_string_pretty(&Value::Map(top)) + "\n"

@@ -213,7 +213,7 @@ fn check(expect: &Expect, result: &StepResult, live: Option<&Value>) -> Vec<Mism
 
 /// A machine-readable form of a report (`kssa replay --json`).
 pub fn report_to_value(file: &str, report: &ScenarioReport) -> Value {
-    let mut m = Map::new();
+    let mut m = Map::default();
     m.insert("file".into(), Value::from(file));
     m.insert("name".into(), Value::from(report.name.as_str()));
     m.insert("passed".into(), Value::Bool(report.passed()));
@@ -221,7 +221,7 @@ pub fn report_to_value(file: &str, report: &ScenarioReport) -> Value {
         .steps
         .iter()
         .map(|s| {
-            let mut st = Map::new();
+            let mut st = Map::default();
             st.insert("index".into(), Value::Int(s.index as i64));
             st.insert(
                 "op".into(),
@@ -257,7 +257,7 @@ pub fn report_to_value(file: &str, report: &ScenarioReport) -> Value {
                     let list = conflicts
                         .iter()
                         .map(|(m, p)| {
-                            let mut c = Map::new();
+                            let mut c = Map::default();
                             c.insert("manager".into(), Value::from(m.as_str()));
                             c.insert("path".into(), Value::from(p.as_str()));
                             Value::Map(c)
@@ -275,7 +275,7 @@ pub fn report_to_value(file: &str, report: &ScenarioReport) -> Value {
                 .mismatches
                 .iter()
                 .map(|mm| {
-                    let mut x = Map::new();
+                    let mut x = Map::default();
                     x.insert("what".into(), Value::from(mm.what));
                     x.insert("expected".into(), Value::from(mm.expected.as_str()));
                     x.insert("actual".into(), Value::from(mm.actual.as_str()));

@@ -166,7 +166,7 @@ fn as_openapi_v2(definitions: &crate::value::Map) -> crate::value::Map {
         let only_one_of = map.keys().all(|k| k == "oneOf" || k == "description");
         if let (Some(alts), true) = (alternatives, only_one_of) {
             if !alts.is_empty() && alts.iter().all(scalar) {
-                let mut v2 = crate::value::Map::new();
+                let mut v2 = crate::value::Map::default();
                 v2.insert("type".into(), Value::from("string"));
                 v2.insert("format".into(), Value::from("int-or-string"));
                 *spec = Value::Map(v2);

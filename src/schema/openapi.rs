@@ -182,7 +182,7 @@ impl Converter<'_> {
 
     fn object(&mut self, spec: &Value, preserve: bool) -> MapType {
         let mut props: Vec<(&str, TypeRef, &Value)> = Vec::new();
-        let empty = Map::new();
+        let empty = Map::default();
         let properties = spec
             .get("properties")
             .and_then(Value::as_map)

@@ -280,9 +280,9 @@ impl<'s> Walker<'s> {
     }
 
     fn map_items(&mut self, map: &MapType, lhs: Option<&Map>, rhs: Option<&Map>) -> Out {
-        let mut out = Map::new();
+        let mut out = Map::default();
         let mut errs = ValidationErrors::default();
-        let empty = Map::new();
+        let empty = Map::default();
         let (lhs, rhs) = (lhs.unwrap_or(&empty), rhs.unwrap_or(&empty));
         for (key, lv) in lhs {
             let (o, e) = self.child(

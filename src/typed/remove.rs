@@ -62,7 +62,7 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &Value, set: &Set, extract: bool) 
                 return extract.then(|| value.clone());
             }
             let map = r.map?;
-            let mut out = Map::new();
+            let mut out = Map::default();
             for (k, v) in m {
                 let pe = PathElement::Field(k.clone());
                 let tr = map.type_of(k);

@@ -294,7 +294,7 @@ mod tests {
     }
 
     fn labels() -> Value {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert("app".into(), Value::from("web"));
         Value::Map(m)
     }

@@ -162,7 +162,7 @@ pub fn go_syntax(v: &Value, go_type: &GoType) -> String {
 /// A label selector as Go's JSON encoder writes `metav1.LabelSelector`: `matchLabels` (keys
 /// sorted) then `matchExpressions`, empty ones left out.
 pub fn label_selector_json(v: &Value) -> Value {
-    let mut out = Map::new();
+    let mut out = Map::default();
     if let Some(Value::Map(m)) = v.get("matchLabels") {
         if !m.is_empty() {
             out.insert(
@@ -176,7 +176,7 @@ pub fn label_selector_json(v: &Value) -> Value {
             let reqs = items
                 .iter()
                 .map(|r| {
-                    let mut m = Map::new();
+                    let mut m = Map::default();
                     for key in ["key", "operator"] {
                         m.insert(key.into(), r.get(key).cloned().unwrap_or(Value::from("")));
                     }

@@ -34,9 +34,9 @@ mod tests {
             .resolve("v1", "ConfigMap")
             .unwrap();
         let body = |size: usize| {
-            let mut data = Map::new();
+            let mut data = Map::default();
             data.insert("big".into(), Value::from("x".repeat(size).as_str()));
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("data".into(), Value::Map(data));
             Value::Map(m)
         };

@@ -58,7 +58,8 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::List(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::with_capacity(access.size_hint().unwrap_or(0));
+        let mut map =
+            Map::with_capacity_and_hasher(access.size_hint().unwrap_or(0), Default::default());
         while let Some((k, v)) = access.next_entry::<String, Value>()? {
             // encoding/json keeps the last of duplicate keys, at the first key's position.
             map.insert(k, v);

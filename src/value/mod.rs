@@ -13,7 +13,7 @@ pub use json::{
 };
 
 /// An insertion-ordered map of field name to value.
-pub type Map = indexmap::IndexMap<String, Value>;
+pub type Map = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
 
 /// A JSON-compatible value. Ints and floats are distinct (`2` is not `2.0` when printed), but
 /// compare numerically, as in the reference.
@@ -317,7 +317,7 @@ mod tests {
         assert!(Value::Int(1) < Value::Float(1.5));
         assert!(Value::Int(9) < Value::String("a".into()));
         assert!(Value::String("z".into()) < Value::Bool(false));
-        assert!(Value::Map(Map::new()) < Value::Null);
+        assert!(Value::Map(Map::default()) < Value::Null);
     }
 
     #[test]

@@ -135,7 +135,7 @@ impl Composer {
             Event::MappingStart { anchor } => {
                 return self.open(
                     Frame::Map {
-                        map: Map::new(),
+                        map: Map::default(),
                         key: None,
                     },
                     anchor,

@@ -84,10 +84,10 @@ impl Reader<'_> {
                     self.i += 1;
                     if self.peek()? == b'}' {
                         self.i += 1;
-                        Value::Map(Map::new())
+                        Value::Map(Map::default())
                     } else {
                         let key = self.key()?;
-                        stack.push(Open::Map(Map::new(), Some(key)));
+                        stack.push(Open::Map(Map::default(), Some(key)));
                         continue;
                     }
                 }

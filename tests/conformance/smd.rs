@@ -93,7 +93,7 @@ fn rename_keys(v: &Value, f: &dyn Fn(&str) -> String) -> Value {
         Value::Map(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            let mut out = Map::new();
+            let mut out = Map::default();
             for k in keys {
                 out.insert(f(k), rename_keys(&m[k], f));
             }

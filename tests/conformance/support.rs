@@ -51,7 +51,7 @@ pub fn strict_eq(a: &Value, b: &Value) -> bool {
 /// Compares the updater's managers with a vector's `managed` map (manager → apiVersion,
 /// applied, fieldsV1).
 pub fn managed_matches(actual: &ManagedFields, expected: &Value) -> Result<(), String> {
-    let empty = Map::new();
+    let empty = Map::default();
     let expected = expected.as_map().unwrap_or(&empty);
     let mut problems = Vec::new();
     for (manager, want) in expected {

@@ -72,7 +72,7 @@ fn annotations_of(object: &Value) -> Map {
 fn set_annotations(object: &mut Map, annotations: Map) {
     let meta = object
         .entry("metadata".to_string())
-        .or_insert_with(|| Value::Map(Map::new()));
+        .or_insert_with(|| Value::Map(Map::default()));
     if let Value::Map(meta) = meta {
         if annotations.is_empty() {
             meta.shift_remove("annotations");
@@ -393,7 +393,7 @@ pub fn v1_to_v2(object: &Value) -> Result<Value, ConversionError> {
     let spec = object
         .get("spec")
         .cloned()
-        .unwrap_or(Value::Map(Map::new()));
+        .unwrap_or(Value::Map(Map::default()));
     let mut metrics: Vec<Value> = cloned(&spec, &["targetCPUUtilizationPercentage"])
         .map(|u| vec![cpu_utilization_metric(u, false)])
         .unwrap_or_default();
@@ -441,7 +441,7 @@ pub fn v1_to_v2(object: &Value) -> Result<Value, ConversionError> {
         ]),
     );
     if status.is_some() || !current.is_empty() || !conditions.is_empty() {
-        let s = status.cloned().unwrap_or(Value::Map(Map::new()));
+        let s = status.cloned().unwrap_or(Value::Map(Map::default()));
         out.insert(
             "status".into(),
             fields(vec![

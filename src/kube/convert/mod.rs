@@ -257,7 +257,7 @@ pub(crate) fn type_meta(original: &Value, api_version: &str, default_kind: &str)
         .as_map()
         .and_then(|m| Some(m.get_index_of("kind")? < m.get_index_of("apiVersion")?))
         .unwrap_or(false);
-    let mut out = Map::new();
+    let mut out = Map::default();
     if kind_first {
         out.insert("kind".into(), kind);
         out.insert("apiVersion".into(), Value::from(api_version));

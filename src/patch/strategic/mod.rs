@@ -48,7 +48,7 @@ pub fn strategic_merge_patch<L: PatchMetaLookup>(
 ) -> Result<Value> {
     let as_map = |v: &Value| match v {
         Value::Map(m) => Ok(m.clone()),
-        Value::Null => Ok(Map::new()),
+        Value::Null => Ok(Map::default()),
         _ => Err(PatchError::Strategic {
             path: String::new(),
             error: StrategicError::NotAnObject,
@@ -129,7 +129,7 @@ fn merge_map<L: PatchMetaLookup>(
                 patch.shift_remove(DIRECTIVE);
                 Ok(patch)
             }
-            Some(DELETE) => Ok(Map::new()),
+            Some(DELETE) => Ok(Map::default()),
             _ => Err(fail(
                 path,
                 StrategicError::UnknownPatchType {

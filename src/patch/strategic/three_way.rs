@@ -54,11 +54,11 @@ struct DiffOptions {
 /// `null` too, anything else that is not an object is a bad document.
 fn parse_document(text: &str) -> Result<Map> {
     if text.is_empty() {
-        return Ok(Map::new());
+        return Ok(Map::default());
     }
     match crate::value::from_json_str(text) {
         Ok(Value::Map(m)) => Ok(m),
-        Ok(Value::Null) => Ok(Map::new()),
+        Ok(Value::Null) => Ok(Map::default()),
         _ => Err(StrategicError::NotAnObject),
     }
 }
@@ -151,7 +151,7 @@ fn diff_maps<L: PatchMetaLookup>(
     schema: Option<&L>,
     opts: DiffOptions,
 ) -> Result<Map> {
-    let mut patch = Map::new();
+    let mut patch = Map::default();
     let mut retain_keys = Vec::new();
     for (key, modified_value) in modified {
         if opts.build_retain_keys && !modified_value.is_null() {

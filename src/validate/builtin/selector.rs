@@ -190,7 +190,7 @@ pub fn quoted(selector: Option<&Value>) -> BadValue {
 pub fn quoted_labels(labels: Option<&Value>) -> BadValue {
     let value = match labels {
         Some(Value::Map(m)) => Value::Map(m.clone()).with_sorted_keys(),
-        _ => Value::Map(Map::new()),
+        _ => Value::Map(Map::default()),
     };
     match labels {
         Some(Value::Map(_)) => typed_value(value, &GoType::StringMap),

@@ -53,7 +53,7 @@ pub(super) fn diff_lists<L: PatchMetaLookup>(
                 modified
                     .iter()
                     .map(|v| {
-                        let mut only_key = Map::new();
+                        let mut only_key = Map::default();
                         only_key.insert(
                             merge_key.to_string(),
                             v.get(merge_key).cloned().unwrap_or(Value::Null),
@@ -239,7 +239,7 @@ pub(super) fn diff_lists_of_maps<L: PatchMetaLookup>(
             }
             (Some((_, o_key)), _) => {
                 if !opts.ignore_deletions {
-                    let mut directive = Map::new();
+                    let mut directive = Map::default();
                     directive.insert(merge_key.to_string(), o_key.clone());
                     directive.insert(DIRECTIVE.to_string(), Value::from(DELETE));
                     deletions.push(Value::Map(directive));
