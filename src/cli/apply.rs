@@ -323,7 +323,7 @@ pub(super) fn write_back(
 /// Without `--write`, and for output that needs no count of the objects, each object is
 /// printed as it comes through the pipeline, so memory does not grow with the input.
 fn run_streaming(args: Args) -> anyhow::Result<Status> {
-    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
+    let mut loaded = Loaded::load_streaming(&args.inputs, false, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -405,7 +405,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         return run_streaming(args);
     }
     let loaded = guarded("apply", report, &args.apply, || {
-        Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)
+        Loaded::load_with(&args.inputs, false, !args.apply.store.no_defaults)
     })?;
     for n in &loaded.notices {
         eprintln!("{n}");

@@ -135,7 +135,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
         Format::Text | Format::Json => None,
     };
     let loaded = guarded("conflicts", report, &args.apply, || {
-        Loaded::load_with(&args.inputs, true, !args.apply.store.no_defaults)
+        Loaded::load_with(&args.inputs, false, !args.apply.store.no_defaults)
     })?;
     for n in &loaded.notices {
         eprintln!("{n}");

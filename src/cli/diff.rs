@@ -310,7 +310,7 @@ fn notice_after_decoding(
 
 /// Unified output, object by object through the pipeline: memory does not grow with the input.
 fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Status> {
-    let mut loaded = Loaded::load_streaming(&args.inputs, !args.apply.store.no_defaults)?;
+    let mut loaded = Loaded::load_streaming(&args.inputs, false, !args.apply.store.no_defaults)?;
     for n in &loaded.notices {
         eprintln!("{n}");
     }
@@ -366,7 +366,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
     }
     let report = args.output.report();
     let mut loaded = guarded("diff", report, &args.apply, || {
-        Loaded::load_with(&args.inputs, !client_side, !args.apply.store.no_defaults)
+        Loaded::load_with(&args.inputs, false, !args.apply.store.no_defaults)
     })?;
     let (pruned, notes) = args.prune.prepare(&mut loaded, args.inputs.namespace())?;
     for n in loaded.notices.iter().chain(&notes) {

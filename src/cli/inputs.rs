@@ -262,6 +262,7 @@ struct Deferred {
     registry: SchemaRegistry,
     live_index: HashMap<ObjectKey, usize>,
     args: InputArgs,
+    validate: bool,
 }
 
 /// How manifests and live objects are read.
@@ -427,18 +428,25 @@ impl Loaded {
         Loaded::load_with(args, true, true)
     }
 
-    /// `validate` false skips checking manifests against their schema, as kubectl's
-    /// client-side apply does not check them (the server does, after patching). With `decode`,
+    /// `validate` false skips checking manifests against their schema here: kubectl's
+    /// client-side apply does not check them (the server does, after patching), and a
+    /// server-side apply leaves it to the write, which refuses as the server's field manager
+    /// does (`failed to create typed patch object`, an object refused, not unreadable input).
+    /// With `decode`,
     /// live objects are decoded as the API server reads them ([`kssa::defaults::decode_stored`];
     /// off for `--no-defaults`, the raw view).
     pub fn load_with(args: &InputArgs, validate: bool, decode: bool) -> anyhow::Result<Loaded> {
         Self::read(args, validate, decode, None)
     }
 
-    /// [`Loaded::load`] for a caller that takes its pairs through [`Loaded::each_pair`], so
-    /// that large manifests need not be kept.
-    pub fn load_streaming(args: &InputArgs, decode: bool) -> anyhow::Result<Loaded> {
-        Self::read(args, true, decode, Some(KEEP_LIMIT))
+    /// [`Loaded::load_with`] for a caller that takes its pairs through [`Loaded::each_pair`],
+    /// so that large manifests need not be kept.
+    pub fn load_streaming(
+        args: &InputArgs,
+        validate: bool,
+        decode: bool,
+    ) -> anyhow::Result<Loaded> {
+        Self::read(args, validate, decode, Some(KEEP_LIMIT))
     }
 
     /// Reads everything; manifests larger than `defer_above` bytes are not kept (see
@@ -634,6 +642,7 @@ impl Loaded {
             registry,
             live_index: index,
             args: args.clone(),
+            validate,
         });
         Ok(Loaded {
             pairs,
@@ -658,7 +667,7 @@ impl Loaded {
             registry: &d.registry,
             live_index: &d.live_index,
             args: &d.args,
-            validate: true,
+            validate: d.validate,
         };
         let mut result = Ok(());
         for text in &d.texts {

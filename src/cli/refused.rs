@@ -7,9 +7,17 @@ use kssa::render::Finding;
 use kssa::validate::StatusError;
 use std::fmt::Display;
 
-/// `error: <origin>: <kubectl's message>`, ending in a newline.
-pub fn error_line(origin: &impl Display, error: &StatusError) -> String {
-    format!("error: {origin}: {}\n", error.kubectl_message())
+/// `error: <position>: <kubectl's message>`, ending in a newline; the position is the first
+/// refused field's in the manifest (the object's start when the refusal names no field).
+pub fn error_line(origin: &Origin, error: &StatusError) -> String {
+    let first = error.findings().into_iter().next().map(|(path, _)| path);
+    let at = super::report::field_at(origin, first.as_deref().unwrap_or(""));
+    error_line_at(&at, error)
+}
+
+/// `error: <place>: <kubectl's message>`, ending in a newline.
+pub fn error_line_at(place: &impl Display, error: &StatusError) -> String {
+    format!("error: {place}: {}\n", error.kubectl_message())
 }
 
 /// The refusal as renderer-neutral findings, one per field, at the field in the manifest.

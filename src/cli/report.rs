@@ -40,12 +40,21 @@ pub fn artifact_file(source: &Source) -> Option<String> {
 /// that the manifest has. Conflict paths are kssa's (`.spec.replicas`), the server's field
 /// errors have no leading dot (`spec.replicas`, `<nil>` for the whole object).
 pub fn field_position(origin: &Origin, path: &str) -> Position {
-    let path = match path {
+    origin.position(&object_path(path), Anchor::Key)
+}
+
+/// [`field_position`] as text: `file:line:column: document N`.
+pub fn field_at(origin: &Origin, path: &str) -> String {
+    origin.at(&object_path(path), Anchor::Key)
+}
+
+/// A field path in kssa's form (`.spec.replicas`; empty for the whole object).
+fn object_path(path: &str) -> String {
+    match path {
         "" | "<nil>" => String::new(),
         p if p.starts_with('.') => p.to_string(),
         p => format!(".{p}"),
-    };
-    origin.position(&path, Anchor::Key)
+    }
 }
 
 /// [`field_position`] as a report location (none for standard input).

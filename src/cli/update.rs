@@ -112,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     let outcome = match write(stored, &new, &kind, &req) {
         Err(WriteError::Refused(error)) => {
-            eprint!("{}", super::refused::error_line(&title(&new), &error));
+            eprint!("{}", super::refused::error_line_at(&title(&new), &error));
             return Ok(Status::Found);
         }
         other => other.with_context(|| title(&new))?,

@@ -576,14 +576,15 @@ impl<'a> Context<'a> {
             .into());
         }
         let typed = self.typed();
-        typed
-            .validate(config, false)
-            .map_err(|e| WriteError::Invalid {
-                message: format!(
-                    "failed to create typed patch object ({}): {e}",
-                    Self::name(config, self.kind)
-                ),
-            })?;
+        // The server answers a plain error (500): kubectl prints `Error from server: …`.
+        typed.validate(config, false).map_err(|e| {
+            let message = format!(
+                "failed to create typed patch object ({}): {e}",
+                Self::name(config, self.kind)
+            );
+            let fields = e.0.iter().map(|f| (f.path.clone(), f.message.clone()));
+            WriteError::Refused(StatusError::unknown_at_fields(message, fields))
+        })?;
         typed
             .validate(&live, true)
             .map_err(|e| WriteError::Invalid {

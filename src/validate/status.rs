@@ -139,6 +139,31 @@ impl StatusError {
         }
     }
 
+    /// A plain Go error the server answers with a 500 (`ErrorToAPIStatus`), such as the field
+    /// manager's `failed to create typed patch object (…): <errors>`; the field errors it lists
+    /// are kept as causes (path, message) so that reports can point at each field.
+    pub fn unknown_at_fields(
+        message: impl Into<String>,
+        fields: impl IntoIterator<Item = (String, String)>,
+    ) -> StatusError {
+        let causes = fields
+            .into_iter()
+            .map(|(field, message)| StatusCause {
+                error_type: ErrorType::Invalid,
+                field,
+                message,
+            })
+            .collect();
+        StatusError {
+            reason: Reason::Unknown,
+            message: message.into(),
+            details: Some(Box::new(StatusDetails {
+                causes,
+                ..StatusDetails::default()
+            })),
+        }
+    }
+
     /// A refusal that is only a message (409, 400, 404), e.g. `errors.NewConflict`'s
     /// `Operation cannot be fulfilled on …`.
     pub fn plain(reason: Reason, message: impl Into<String>) -> StatusError {
