@@ -5,7 +5,8 @@
 use anyhow::Context as _;
 use kssa::io::{
     check_manifest, expand_paths, managed_fields_error, objects_of, read_source, skipped_file,
-    validation_error, InputError, Object, ObjectKey, ReadOptions, Source, SourceText, Stdin,
+    validation_error, InputError, Object, ObjectKey, Origin, ReadOptions, Source, SourceText,
+    Stdin,
 };
 use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaRegistry};
 use kssa::schema::builtin::builtin;
@@ -583,7 +584,8 @@ impl Loaded {
         let mut pairs = Vec::new();
         let mut pair_errors = Vec::new();
         let mut count = 0;
-        let mut seen: HashMap<ObjectKey, String> = HashMap::new();
+        // Origins, not their text: printing one locates it, which re-reads its document.
+        let mut seen: HashMap<ObjectKey, Origin> = HashMap::new();
         let mut crd_seen = false;
         let mut take = |manifest: Object, pair_errors: &mut Vec<InputError>| {
             crd_seen |= defer && is_crd(&manifest);
@@ -592,7 +594,7 @@ impl Loaded {
                 Err(errs) => return pair_errors.extend(errs),
             };
             let manifest = &pair.manifest;
-            if let Some(first) = seen.insert(key, manifest.origin.to_string()) {
+            if let Some(first) = seen.insert(key, manifest.origin.clone()) {
                 pair_errors.push(InputError::invalid(
                     &manifest.origin,
                     "",

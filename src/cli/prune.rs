@@ -60,7 +60,8 @@ fn find_parent<'l>(
 /// Adds the set's label to every manifest, refusing one that sets it already (as kubectl does).
 fn label_members(loaded: &mut Loaded, id: &str) -> anyhow::Result<()> {
     for pair in &mut loaded.pairs {
-        let origin = pair.manifest.origin.to_string();
+        // Cloned (cheap), printed only on error: printing locates the object in its file.
+        let origin = pair.manifest.origin.clone();
         let meta = pair
             .manifest
             .value

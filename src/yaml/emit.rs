@@ -141,12 +141,22 @@ fn plain_ok(s: &str) -> bool {
         && !s.starts_with(' ')
         && !s.ends_with(' ')
         && !s.ends_with(':')
-        && !s.contains(": ")
+        && plain_body_ok(s)
+        && implicitly_string(s)
+        && !go_yaml_quotes(s)
+}
+
+/// No `: ` or ` #` inside, and only characters a plain scalar may hold (printable, no tab or
+/// line break). Printable ASCII, nearly every value, is settled in one pass over the bytes.
+fn plain_body_ok(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
+        return !bytes.windows(2).any(|w| w == b": " || w == b" #");
+    }
+    !s.contains(": ")
         && !s.contains(" #")
         && s.chars()
             .all(|c| !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c))
-        && implicitly_string(s)
-        && !go_yaml_quotes(s)
 }
 
 /// Multi-line text as a `|` block, when its lines survive the trip unchanged.
