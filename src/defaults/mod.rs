@@ -23,6 +23,7 @@ use crate::value::Value;
 use gotypes::GoTypes;
 
 pub use read::{decode_document, decode_stored, ReadNotes};
+pub(crate) use roundtrip::canonical_quantity;
 
 /// The version-dependent rules of what the server stores: each one's description (with the
 /// upstream change) and the Kubernetes versions it applies to.

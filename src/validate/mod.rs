@@ -25,6 +25,7 @@
 pub mod builtin;
 pub mod crd;
 pub mod decode;
+pub mod difflib;
 pub mod field;
 pub mod formats;
 pub mod gojson;

@@ -7,7 +7,6 @@ use super::super::goprint::GoType;
 use super::super::{field::typed_value, FieldError, Write};
 use super::pod;
 use super::selector::semantic_eq;
-use crate::kube::VersionRange;
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -284,57 +283,6 @@ pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         }
         _ => {}
     }
-}
-
-/// The PVC spec after creation (`ValidatePersistentVolumeClaimUpdate`): only
-/// `resources.requests` (of bound claims), `volumeAttributesClassName` and a first
-/// `volumeName` may change.
-pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let Some(old) = w.live else { return };
-    let strip = |spec: &Value, keep_volume_name: bool| -> Value {
-        let mut spec = spec.clone();
-        if let Some(m) = spec.as_map_mut() {
-            m.shift_remove("volumeAttributesClassName");
-            if !keep_volume_name {
-                m.shift_remove("volumeName");
-            }
-            if let Some(Value::Map(res)) = m.get_mut("resources") {
-                res.shift_remove("requests");
-            }
-        }
-        spec
-    };
-    let old_spec = spec(old);
-    // volumeName may be set once.
-    let keep_volume_name = !text(old_spec, "volumeName").is_empty();
-    let (new, was) = (
-        strip(spec(object), keep_volume_name),
-        strip(old_spec, keep_volume_name),
-    );
-    if !semantic_eq(Some(&new), Some(&was)) {
-        errors.push(FieldError::forbidden("spec", pvc_detail(w)));
-    }
-}
-
-/// The PVC detail per version: `volumeAttributesClassName` is named once the
-/// VolumeAttributesClass feature is on by default (1.34). The server follows it with a diff
-/// of the two specs, which kssa does not reproduce.
-const PVC_SPEC_IMMUTABLE: &[(VersionRange, &str)] = &[
-    (
-        VersionRange::until(33),
-        "spec is immutable after creation except resources.requests for bound claims",
-    ),
-    (
-        VersionRange::since(34),
-        "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
-    ),
-];
-
-fn pvc_detail(w: &Write) -> &'static str {
-    PVC_SPEC_IMMUTABLE
-        .iter()
-        .find(|(range, _)| range.contains(w.version()))
-        .map_or("", |(_, detail)| detail)
 }
 
 /// `Pod`: its spec.

@@ -8,6 +8,7 @@
 mod core;
 pub(crate) mod meta;
 mod pod;
+mod pvc;
 mod selector;
 mod workloads;
 
@@ -29,7 +30,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "Service", core::service),
     ("", "ConfigMap", core::config_map),
     ("", "Secret", core::secret),
-    ("", "PersistentVolumeClaim", core::persistent_volume_claim),
+    ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
 ];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose

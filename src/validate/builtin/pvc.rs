@@ -1,0 +1,321 @@
+//! A PersistentVolumeClaim's spec after creation (pkg/apis/core/validation
+//! `ValidatePersistentVolumeClaimUpdate`): the server compares copies of the two specs in which
+//! what may change has been made equal — a first `volumeName`, the storage request of a bound
+//! claim, `volumeAttributesClassName`, a storage class set for the first time — and refuses any
+//! other difference, quoting a diff of the two copies.
+
+use super::super::difflib;
+use super::super::gojson::marshal_string;
+use super::super::{FieldError, Write};
+use super::selector::semantic_eq;
+use crate::defaults::canonical_quantity;
+use crate::kube::VersionRange;
+use crate::value::{Map, Value};
+
+/// How the server words the refusal and what follows it, by Kubernetes version.
+struct Wording {
+    versions: VersionRange,
+    detail: &'static str,
+    /// Whether the detail is followed by the JSON line diff of `pkg/util/diff.Diff` (1.34+).
+    /// Earlier releases print go-cmp's `cmp.Diff`, whose output is deliberately unstable (it
+    /// varies its spacing from one process to the next), so kssa leaves it out there.
+    json_diff: bool,
+}
+
+/// `volumeAttributesClassName` is named once the VolumeAttributesClass feature is on by default
+/// (1.34), the release in which `cmp.Diff` gave way to `diff.Diff` (k8s.io/apimachinery
+/// `pkg/util/diff/diff.go`, added for v0.34.0).
+const WORDINGS: &[Wording] = &[
+    Wording {
+        versions: VersionRange::until(33),
+        detail: "spec is immutable after creation except resources.requests for bound claims",
+        json_diff: false,
+    },
+    Wording {
+        versions: VersionRange::since(34),
+        detail: "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
+        json_diff: true,
+    },
+];
+
+const BETA_STORAGE_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
+
+pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let Some(old) = w.live else { return };
+    let (mut was, mut now) = (spec(old).clone(), spec(object).clone());
+    // volumeName may be set once.
+    if text(&was, "volumeName").is_empty() {
+        set(&mut was, "volumeName", now.get("volumeName").cloned());
+    }
+    // A storage class set for the first time, where no beta annotation says otherwise.
+    let old_annotation = old
+        .get_path(&["metadata", "annotations", BETA_STORAGE_CLASS])
+        .and_then(Value::as_str);
+    let class = |v: &Value| v.get("storageClassName").filter(|c| !c.is_null()).cloned();
+    if let (None, Some(new_class)) = (class(&was), class(&now)) {
+        if old_annotation.is_none_or(|a| Some(a) == new_class.as_str()) {
+            set(&mut now, "storageClassName", None);
+        }
+    }
+    // The storage request of a bound claim may change (grow).
+    let bound = object
+        .get_path(&["status", "phase"])
+        .and_then(Value::as_str)
+        == Some("Bound");
+    if bound {
+        let old_storage = was
+            .get_path(&["resources", "requests", "storage"])
+            .cloned()
+            .unwrap_or_else(|| Value::from("0"));
+        if let Some(Value::Map(requests)) = now
+            .as_map_mut()
+            .and_then(|m| m.get_mut("resources"))
+            .and_then(Value::as_map_mut)
+            .and_then(|m| m.get_mut("requests"))
+        {
+            requests.insert("storage".into(), old_storage);
+        }
+    }
+    set(
+        &mut now,
+        "volumeAttributesClassName",
+        was.get("volumeAttributesClassName").cloned(),
+    );
+    if semantic_eq(Some(&now), Some(&was)) {
+        return;
+    }
+    let Some(wording) = WORDINGS.iter().find(|x| x.versions.contains(w.version())) else {
+        return;
+    };
+    let mut detail = wording.detail.to_string();
+    if wording.json_diff {
+        detail.push('\n');
+        let (a, b) = (internal_spec_json(&was), internal_spec_json(&now));
+        detail.push_str(&difflib::unified_diff(
+            &difflib::split_lines(&a),
+            &difflib::split_lines(&b),
+            3,
+        ));
+    }
+    errors.push(FieldError::forbidden("spec", detail));
+}
+
+fn spec(object: &Value) -> &Value {
+    static EMPTY: Value = Value::Null;
+    object.get("spec").unwrap_or(&EMPTY)
+}
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn set(spec: &mut Value, key: &str, value: Option<Value>) {
+    if spec.is_null() {
+        *spec = Value::Map(Map::default());
+    }
+    let Some(m) = spec.as_map_mut() else { return };
+    match value {
+        Some(v) => {
+            m.insert(key.into(), v);
+        }
+        None => {
+            m.shift_remove(key);
+        }
+    }
+}
+
+/// `json.MarshalIndent(spec, "", " ")` of the internal `core.PersistentVolumeClaimSpec`:
+/// internal types carry no `json` tags, so every field is written under its Go name, in Go
+/// order, nil as `null`; the label selector (a metav1 type) keeps its tags.
+pub fn internal_spec_json(spec: &Value) -> String {
+    let field = |key: &str| spec.get(key).filter(|v| !v.is_null());
+    let string = |key: &str| Json::Str(text(spec, key).to_string());
+    let pointer = |key: &str| field(key).map_or(Json::Null, |v| scalar(v));
+    let resources = field("resources");
+    let resource_list = |key: &str| {
+        resources
+            .and_then(|r| r.get(key))
+            .filter(|v| !v.is_null())
+            .map_or(Json::Null, |list| {
+                let mut entries: Vec<(String, Json)> = list
+                    .as_map()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, q)| {
+                        let mut q = q.clone();
+                        canonical_quantity(&mut q);
+                        (k.clone(), scalar(&q))
+                    })
+                    .collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                Json::Object(entries)
+            })
+    };
+    let reference = |key: &str, namespaced: bool| {
+        field(key).map_or(Json::Null, |r| {
+            let r_text = |k: &str| Json::Str(text(r, k).to_string());
+            let mut fields = vec![
+                (
+                    "APIGroup".into(),
+                    r.get("apiGroup").map_or(Json::Null, scalar),
+                ),
+                ("Kind".into(), r_text("kind")),
+                ("Name".into(), r_text("name")),
+            ];
+            if namespaced {
+                fields.push((
+                    "Namespace".into(),
+                    r.get("namespace").map_or(Json::Null, scalar),
+                ));
+            }
+            Json::Object(fields)
+        })
+    };
+    let access_modes = field("accessModes").map_or(Json::Null, |modes| {
+        Json::Array(modes.as_list().into_iter().flatten().map(scalar).collect())
+    });
+    let root = Json::Object(vec![
+        ("AccessModes".into(), access_modes),
+        (
+            "Selector".into(),
+            field("selector").map_or(Json::Null, label_selector),
+        ),
+        (
+            "Resources".into(),
+            Json::Object(vec![
+                ("Limits".into(), resource_list("limits")),
+                ("Requests".into(), resource_list("requests")),
+            ]),
+        ),
+        ("VolumeName".into(), string("volumeName")),
+        ("StorageClassName".into(), pointer("storageClassName")),
+        ("VolumeMode".into(), pointer("volumeMode")),
+        ("DataSource".into(), reference("dataSource", false)),
+        ("DataSourceRef".into(), reference("dataSourceRef", true)),
+        (
+            "VolumeAttributesClassName".into(),
+            pointer("volumeAttributesClassName"),
+        ),
+    ]);
+    let mut out = String::new();
+    root.write(&mut out, 0);
+    out
+}
+
+/// `metav1.LabelSelector` as its `json` tags write it (`omitempty` on every field).
+fn label_selector(selector: &Value) -> Json {
+    let mut fields = Vec::new();
+    if let Some(Value::Map(labels)) = selector.get("matchLabels").filter(|v| !is_empty(v)) {
+        let mut entries: Vec<(String, Json)> =
+            labels.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        fields.push(("matchLabels".into(), Json::Object(entries)));
+    }
+    if let Some(Value::List(exprs)) = selector.get("matchExpressions").filter(|v| !is_empty(v)) {
+        let exprs = exprs
+            .iter()
+            .map(|e| {
+                let mut req = vec![
+                    ("key".into(), Json::Str(text(e, "key").into())),
+                    ("operator".into(), Json::Str(text(e, "operator").into())),
+                ];
+                if let Some(Value::List(values)) = e.get("values").filter(|v| !is_empty(v)) {
+                    req.push((
+                        "values".into(),
+                        Json::Array(values.iter().map(scalar).collect()),
+                    ));
+                }
+                Json::Object(req)
+            })
+            .collect();
+        fields.push(("matchExpressions".into(), Json::Array(exprs)));
+    }
+    Json::Object(fields)
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Map(m) => m.is_empty(),
+        Value::List(l) => l.is_empty(),
+        _ => false,
+    }
+}
+
+fn scalar(v: &Value) -> Json {
+    match v {
+        Value::String(s) => Json::Str(s.clone()),
+        Value::Null => Json::Null,
+        other => Json::Raw(crate::value::to_json_string(other)),
+    }
+}
+
+/// A JSON value in a fixed field order, printed as `json.MarshalIndent` with a one-space indent.
+enum Json {
+    Null,
+    Str(String),
+    Raw(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn write(&self, out: &mut String, depth: usize) {
+        let newline = |out: &mut String, depth: usize| {
+            out.push('\n');
+            out.push_str(&" ".repeat(depth));
+        };
+        match self {
+            Json::Null => out.push_str("null"),
+            Json::Str(s) => out.push_str(&marshal_string(s)),
+            Json::Raw(r) => out.push_str(r),
+            Json::Array(items) if items.is_empty() => out.push_str("[]"),
+            Json::Object(fields) if fields.is_empty() => out.push_str("{}"),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    newline(out, depth + 1);
+                    item.write(out, depth + 1);
+                }
+                newline(out, depth);
+                out.push(']');
+            }
+            Json::Object(fields) => {
+                out.push('{');
+                for (i, (key, value)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    newline(out, depth + 1);
+                    out.push_str(&marshal_string(key));
+                    out.push_str(": ");
+                    value.write(out, depth + 1);
+                }
+                newline(out, depth);
+                out.push('}');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    #[test]
+    fn the_internal_spec_prints_go_names_in_go_order() {
+        let spec = from_json_str(
+            r#"{"accessModes":["ReadWriteMany"],"resources":{"requests":{"storage":"500Mi"}},
+            "storageClassName":"local-path","volumeMode":"Filesystem"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            internal_spec_json(&spec),
+            "{\n \"AccessModes\": [\n  \"ReadWriteMany\"\n ],\n \"Selector\": null,\n \"Resources\": {\n  \"Limits\": null,\n  \"Requests\": {\n   \"storage\": \"500Mi\"\n  }\n },\n \"VolumeName\": \"\",\n \"StorageClassName\": \"local-path\",\n \"VolumeMode\": \"Filesystem\",\n \"DataSource\": null,\n \"DataSourceRef\": null,\n \"VolumeAttributesClassName\": null\n}"
+        );
+    }
+}
