@@ -110,7 +110,8 @@ fn grouped_opcodes(a: &[String], b: &[String], n: usize) -> Vec<Vec<OpCode>> {
         }
         group.push(c);
     }
-    if !group.is_empty() && !(group.len() == 1 && group[0].tag == Tag::Equal) {
+    let only_equal = group.len() == 1 && group[0].tag == Tag::Equal;
+    if !group.is_empty() && !only_equal {
         groups.push(group);
     }
     groups

@@ -130,7 +130,7 @@ fn set(spec: &mut Value, key: &str, value: Option<Value>) {
 pub fn internal_spec_json(spec: &Value) -> String {
     let field = |key: &str| spec.get(key).filter(|v| !v.is_null());
     let string = |key: &str| Json::Str(text(spec, key).to_string());
-    let pointer = |key: &str| field(key).map_or(Json::Null, |v| scalar(v));
+    let pointer = |key: &str| field(key).map_or(Json::Null, scalar);
     let resources = field("resources");
     let resource_list = |key: &str| {
         resources
