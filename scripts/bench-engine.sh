@@ -46,6 +46,9 @@ if [ ! -f "$tree/Cargo.toml" ]; then
   git archive "$rev" | tar -x -C "$tree"
 fi
 cp benches/engine.rs "$tree/benches/engine.rs"
+# Revisions before validation (issue 14) have no `WriteRequest::validation`.
+grep -q 'pub validation' "$tree/src/managed/server.rs" ||
+  sed -i '/validation: None,/d' "$tree/benches/engine.rs"
 # Same target directory: the dependencies are built once; each checkout gets its own kssa.
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 base=$(bench_binary "$tree")

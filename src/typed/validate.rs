@@ -106,10 +106,11 @@ fn validate_list(
                 });
             }
         }
-        errs.extend(
-            validate(schema, &list.element_type, item, allow_duplicates)
-                .with_prefix(&pe.to_string()),
-        );
+        // Paths are printed only for errors: most values are valid.
+        let item_errs = validate(schema, &list.element_type, item, allow_duplicates);
+        if !item_errs.0.is_empty() {
+            errs.extend(item_errs.with_prefix(&pe.to_string()));
+        }
     }
     errs
 }
@@ -122,19 +123,21 @@ fn validate_map(
 ) -> ValidationErrors {
     let mut errs = ValidationErrors::default();
     for (key, v) in m {
-        let prefix = format!(".{key}");
         let tr = match map.field(key) {
             Some(f) => &f.type_ref,
             None if is_empty_ref(&map.element_type) => {
                 errs.0.push(ValidationError {
-                    path: prefix,
+                    path: format!(".{key}"),
                     message: FIELD_NOT_DECLARED.into(),
                 });
                 return errs;
             }
             None => &map.element_type,
         };
-        errs.extend(validate(schema, tr, v, allow_duplicates).with_prefix(&prefix));
+        let field_errs = validate(schema, tr, v, allow_duplicates);
+        if !field_errs.0.is_empty() {
+            errs.extend(field_errs.with_prefix(&format!(".{key}")));
+        }
     }
     errs
 }
