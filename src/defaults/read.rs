@@ -11,6 +11,7 @@
 use super::{round_trip, store, Stage};
 use crate::kube::{GroupVersionKind, ResolvedKind, SchemaRegistry};
 use crate::value::Value;
+use std::fmt::Write;
 
 /// What decoding changed that a user may care about.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -96,7 +97,7 @@ fn gone(before: &Value, after: &Value, path: &mut String, out: &mut Vec<String>)
         }
         (Value::List(b), Value::List(a)) if a.len() == b.len() => {
             for (i, (v, w)) in b.iter().zip(a).enumerate() {
-                path.push_str(&format!("[{i}]"));
+                let _ = write!(path, "[{i}]");
                 gone(v, w, path, out);
                 path.truncate(len);
             }

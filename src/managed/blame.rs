@@ -211,20 +211,32 @@ pub fn blame(object: &Value, entries: &[ManagedFieldsEntry], now: Option<i64>) -
     }
     let text = to_yaml_string(&shown);
     let owners = line_owners(&shown, entries);
-    let labels: Vec<String> = owners
+    // A long list has a few distinct owner sets over many lines: each is labelled once.
+    let entry_labels: Vec<String> = entries.iter().map(|e| owner_label(e, now)).collect();
+    let mut distinct: FxHashMap<&[usize], usize> = FxHashMap::default();
+    let mut labels: Vec<(String, usize)> = Vec::new();
+    let line_labels: Vec<usize> = owners
         .iter()
         .map(|o| {
-            o.iter()
-                .map(|&i| owner_label(&entries[i], now))
-                .collect::<Vec<_>>()
-                .join(", ")
+            *distinct.entry(o.as_slice()).or_insert_with(|| {
+                let label = o
+                    .iter()
+                    .map(|&i| entry_labels[i].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let width = label.chars().count();
+                labels.push((label, width));
+                labels.len() - 1
+            })
         })
         .collect();
-    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let width = labels.iter().map(|(_, w)| *w).max().unwrap_or(0);
     let mut out = String::with_capacity(text.len() * 2);
     for (i, line) in text.lines().enumerate() {
-        let label = labels.get(i).map_or("", String::as_str);
-        let pad = width - label.chars().count();
+        let (label, label_width) = line_labels
+            .get(i)
+            .map_or(("", 0), |&l| (labels[l].0.as_str(), labels[l].1));
+        let pad = width - label_width;
         out.push_str(label);
         out.extend(std::iter::repeat_n(' ', pad));
         out.push_str(" | ");
