@@ -88,7 +88,7 @@ fn gone(before: &Value, after: &Value, path: &mut String, out: &mut Vec<String>)
                 path.push('.');
                 path.push_str(k);
                 match a.get(k) {
-                    None if !is_empty(v) => out.push(path.clone()),
+                    None if !v.is_null_or_empty() => out.push(path.clone()),
                     None => {}
                     Some(w) => gone(v, w, path, out),
                 }
@@ -103,15 +103,6 @@ fn gone(before: &Value, after: &Value, path: &mut String, out: &mut Vec<String>)
             }
         }
         _ => {}
-    }
-}
-
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::Map(m) => m.is_empty(),
-        Value::List(l) => l.is_empty(),
-        _ => false,
     }
 }
 

@@ -166,12 +166,7 @@ fn resolve_tokens(value: &Value, tokens: &[String]) -> Option<Vec<Step>> {
 
 /// An empty map or list, or nothing: what a change leaves when all of it is ignored.
 fn is_empty_value(v: &Option<Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => true,
-        Some(Value::Map(m)) => m.is_empty(),
-        Some(Value::List(l)) => l.is_empty(),
-        Some(_) => false,
-    }
+    v.as_ref().is_none_or(Value::is_null_or_empty)
 }
 
 /// Removes every location, deepest and last first so earlier list indexes stay right.

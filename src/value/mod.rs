@@ -34,6 +34,16 @@ impl Value {
         matches!(self, Value::Null)
     }
 
+    /// `null`, or a map or list without entries: what `omitempty` leaves out of a map or list.
+    pub fn is_null_or_empty(&self) -> bool {
+        match self {
+            Value::Null => true,
+            Value::Map(m) => m.is_empty(),
+            Value::List(l) => l.is_empty(),
+            _ => false,
+        }
+    }
+
     pub fn as_map(&self) -> Option<&Map> {
         match self {
             Value::Map(m) => Some(m),

@@ -205,13 +205,19 @@ pub fn internal_spec_json(spec: &Value) -> String {
 /// `metav1.LabelSelector` as its `json` tags write it (`omitempty` on every field).
 fn label_selector(selector: &Value) -> Json {
     let mut fields = Vec::new();
-    if let Some(Value::Map(labels)) = selector.get("matchLabels").filter(|v| !is_empty(v)) {
+    if let Some(Value::Map(labels)) = selector
+        .get("matchLabels")
+        .filter(|v| !v.is_null_or_empty())
+    {
         let mut entries: Vec<(String, Json)> =
             labels.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         fields.push(("matchLabels".into(), Json::Object(entries)));
     }
-    if let Some(Value::List(exprs)) = selector.get("matchExpressions").filter(|v| !is_empty(v)) {
+    if let Some(Value::List(exprs)) = selector
+        .get("matchExpressions")
+        .filter(|v| !v.is_null_or_empty())
+    {
         let exprs = exprs
             .iter()
             .map(|e| {
@@ -219,7 +225,8 @@ fn label_selector(selector: &Value) -> Json {
                     ("key".into(), Json::Str(text(e, "key").into())),
                     ("operator".into(), Json::Str(text(e, "operator").into())),
                 ];
-                if let Some(Value::List(values)) = e.get("values").filter(|v| !is_empty(v)) {
+                if let Some(Value::List(values)) = e.get("values").filter(|v| !v.is_null_or_empty())
+                {
                     req.push((
                         "values".into(),
                         Json::Array(values.iter().map(scalar).collect()),
@@ -231,15 +238,6 @@ fn label_selector(selector: &Value) -> Json {
         fields.push(("matchExpressions".into(), Json::Array(exprs)));
     }
     Json::Object(fields)
-}
-
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::Map(m) => m.is_empty(),
-        Value::List(l) => l.is_empty(),
-        _ => false,
-    }
 }
 
 fn scalar(v: &Value) -> Json {
