@@ -85,11 +85,14 @@ impl Upgraded {
             m.insert("value".into(), value);
             Value::Map(m)
         };
-        let entries = self.managed_fields.clone().map_or(Value::Null, Value::List);
-        Some(Value::List(vec![
-            op("/metadata/managedFields", entries),
-            op("/metadata/resourceVersion", rv.into()),
-        ]))
+        let entries = self.managed_fields.clone().map_or(Value::Null, Value::from);
+        Some(Value::List(
+            vec![
+                op("/metadata/managedFields", entries),
+                op("/metadata/resourceVersion", rv.into()),
+            ]
+            .into(),
+        ))
     }
 
     /// Writes the new entries into `object`.
@@ -102,7 +105,7 @@ impl Upgraded {
         };
         match &self.managed_fields {
             Some(entries) => {
-                meta.insert("managedFields".into(), Value::List(entries.clone()));
+                meta.insert("managedFields".into(), Value::List(entries.clone().into()));
             }
             None => {
                 meta.shift_remove("managedFields");

@@ -278,8 +278,8 @@ fn pod_spec(spec: &mut Map) {
 fn container(c: &mut Map) {
     set_defaults(Some(c), CONTAINER);
     if unset(c, "imagePullPolicy") {
-        let image = c.get("image").and_then(Value::as_str).unwrap_or("");
-        c.insert("imagePullPolicy".into(), pull_policy(image).into());
+        let policy = pull_policy(c.get("image").and_then(Value::as_str).unwrap_or(""));
+        c.insert("imagePullPolicy".into(), policy.into());
     }
     each(c.get_mut("ports"), |p| set_defaults(Some(p), PROTOCOL));
     for probe_name in ["livenessProbe", "readinessProbe", "startupProbe"] {
@@ -345,8 +345,8 @@ fn volume(v: &mut Map) {
     }
     if let Some(image) = child(v, "image") {
         if unset(image, "pullPolicy") {
-            let reference = image.get("reference").and_then(Value::as_str).unwrap_or("");
-            image.insert("pullPolicy".into(), pull_policy(reference).into());
+            let policy = pull_policy(image.get("reference").and_then(Value::as_str).unwrap_or(""));
+            image.insert("pullPolicy".into(), policy.into());
         }
     }
     let claim = child(v, "ephemeral").and_then(|e| child(e, "volumeClaimTemplate"));
@@ -618,7 +618,7 @@ fn network_policy(spec: Option<&mut Map>) {
         if !is_empty_list(spec.get("egress")) {
             types.push(Value::from("Egress"));
         }
-        spec.insert("policyTypes".into(), Value::List(types));
+        spec.insert("policyTypes".into(), Value::List(types.into()));
     }
 }
 
@@ -640,7 +640,7 @@ fn hpa(spec: Option<&mut Map>) {
             r#"{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}"#,
         )
         .expect("a valid literal");
-        spec.insert("metrics".into(), Value::List(vec![metric]));
+        spec.insert("metrics".into(), Value::List(vec![metric].into()));
     }
     let Some(behavior) = child(spec, "behavior") else {
         return;

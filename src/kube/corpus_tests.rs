@@ -72,10 +72,9 @@ fn sample(s: &Value, variant: i64) -> Value {
         Some("integer") => Value::Int(variant + 1),
         Some("number") => Value::Int(variant + 1),
         Some("boolean") => Value::Bool(variant == 0),
-        Some("array") => Value::List(vec![sample(
-            s.get("items").unwrap_or(&Value::Null),
-            variant,
-        )]),
+        Some("array") => {
+            Value::List(vec![sample(s.get("items").unwrap_or(&Value::Null), variant)].into())
+        }
         _ => {
             let mut m = Map::default();
             let props = s.get("properties").and_then(Value::as_map);
@@ -137,9 +136,12 @@ fn object(api_version: &str, kind: &str, namespaced: bool, path: &[String], list
     top.insert("apiVersion".into(), Value::from(api_version));
     top.insert("kind".into(), Value::from(kind));
     top.insert("metadata".into(), Value::Map(meta));
-    top.move_index(top.len() - 1, 0);
-    top.move_index(top.len() - 1, 0);
-    top.move_index(top.len() - 1, 0);
+    let last = top.len() - 1;
+    top.move_index(last, 0);
+    let last = top.len() - 1;
+    top.move_index(last, 0);
+    let last = top.len() - 1;
+    top.move_index(last, 0);
     Value::Map(top)
 }
 
@@ -183,14 +185,14 @@ fn corpus_crds_load_and_apply_with_their_list_types() {
                 &info.kind,
                 info.namespaced,
                 &path,
-                Value::List(vec![list_item(&list, list_kind, 0)]),
+                Value::List(vec![list_item(&list, list_kind, 0)].into()),
             );
             let two = object(
                 &api_version,
                 &info.kind,
                 info.namespaced,
                 &path,
-                Value::List(vec![list_item(&list, list_kind, 1)]),
+                Value::List(vec![list_item(&list, list_kind, 1)].into()),
             );
             let req = |manager, now| WriteRequest {
                 operation: Operation::Apply,

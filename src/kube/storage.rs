@@ -36,11 +36,8 @@ pub fn fold_secret_string_data(object: &mut Value) {
     }
     // A new `data` takes the place `stringData` had.
     if !matches!(map.get("data"), Some(Value::Map(_))) {
-        map.shift_insert(
-            at.min(map.len()),
-            "data".to_string(),
-            Value::Map(Map::default()),
-        );
+        let at = at.min(map.len());
+        map.shift_insert(at, "data".to_string(), Value::Map(Map::default()));
     }
     if let Some(Value::Map(data)) = map.get_mut("data") {
         for (key, value) in string_data {

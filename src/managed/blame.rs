@@ -94,7 +94,7 @@ fn walk_list(
             }
             Value::List(l) if !l.is_empty() => walk_list(l, &below, &pass, out),
             _ => {
-                let n = to_yaml_string(&Value::List(vec![item.clone()]))
+                let n = to_yaml_string(&Value::List(vec![item.clone()].into()))
                     .lines()
                     .count();
                 push(out, &owners, n);

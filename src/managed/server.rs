@@ -704,7 +704,8 @@ fn keep_managed_fields_place(stored: &Value, result: &mut Value) {
         old.get_index_of("managedFields"),
         meta.get_index_of("managedFields"),
     ) {
-        meta.move_index(at, want.min(meta.len() - 1));
+        let last = meta.len() - 1;
+        meta.move_index(at, want.min(last));
     }
 }
 

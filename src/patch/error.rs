@@ -104,14 +104,14 @@ pub enum StrategicError {
     BadRetainKeysFormat,
     #[error("invalid patch format of setElementOrder list")]
     BadSetElementOrderFormat,
-    #[error("The order in patch list:\n{}\n doesn't match $setElementOrder list:\n{}\n", go_value(&Value::List(.patch.clone())), go_value(&Value::List(.order.clone())))]
+    #[error("The order in patch list:\n{}\n doesn't match $setElementOrder list:\n{}\n", go_value(&Value::List(.patch.clone().into())), go_value(&Value::List(.order.clone().into())))]
     OrderMismatch {
         patch: Vec<Value>,
         order: Vec<Value>,
     },
     #[error("lists of lists are not supported")]
     ListOfLists,
-    #[error("list element types are not identical: {}", go_value(&Value::List(.lists.iter().cloned().map(Value::List).collect())))]
+    #[error("list element types are not identical: {}", go_value(&Value::List(.lists.iter().cloned().map(Value::from).collect())))]
     MixedElementTypes { lists: Vec<Vec<Value>> },
     #[error("no elements in any of the given slices")]
     NoElements,

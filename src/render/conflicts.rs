@@ -212,7 +212,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
             force.insert("command".into(), s(&r.force_command));
             let mut drop = Map::default();
             drop.insert("action".into(), s("drop"));
-            drop.insert("removeFields".into(), Value::List(paths));
+            drop.insert("removeFields".into(), Value::List(paths.into()));
             let mut share = Map::default();
             share.insert("action".into(), s("share"));
             let mut set = Map::default();
@@ -222,7 +222,7 @@ pub fn render_conflicts_json(reports: &[ConflictReport]) -> String {
             share.insert("setFields".into(), Value::Map(set));
             m.insert(
                 "resolutions".into(),
-                Value::List(vec![Value::Map(force), Value::Map(drop), Value::Map(share)]),
+                Value::List(vec![Value::Map(force), Value::Map(drop), Value::Map(share)].into()),
             );
             Value::Map(m)
         })

@@ -81,8 +81,8 @@ fn describe(d: &FieldDifference) -> String {
         line.push_str("    list replaced by one mode, merged by the other:");
         line.push_str(&format!(
             " only after client-side apply: {}; only after server-side apply: {}\n",
-            to_json_string(&Value::List(only_csa)),
-            to_json_string(&Value::List(only_ssa))
+            to_json_string(&Value::List(only_csa.into())),
+            to_json_string(&Value::List(only_ssa.into()))
         ));
     }
     line

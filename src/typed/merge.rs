@@ -379,7 +379,7 @@ impl<'s> Walker<'s> {
         let out = if out.is_empty() || self.compare.is_some() {
             None
         } else {
-            Some(Value::List(out))
+            Some(Value::List(out.into()))
         };
         (out, errs)
     }
@@ -434,8 +434,8 @@ impl<'s> Walker<'s> {
         if let (Some(single), false) = (r.first(), rhs_repeated) {
             self.record_fields_below(list, single, true);
         }
-        let l = (!l.is_empty()).then_some(Value::List(l));
-        let r = (!r.is_empty()).then_some(Value::List(r));
+        let l = (!l.is_empty()).then_some(Value::List(l.into()));
+        let r = (!r.is_empty()).then_some(Value::List(r.into()));
         let mut in_leaf = false;
         self.leaf(l.as_ref(), r.as_ref(), &mut in_leaf);
         self.leave();

@@ -54,7 +54,7 @@ fn walk(schema: &Schema, tr: &TypeRef, value: &Value, set: &Set, extract: bool) 
                     }
                 }
             }
-            (!out.is_empty()).then_some(Value::List(out))
+            (!out.is_empty()).then_some(Value::List(out.into()))
         }
         Handler::Map => {
             let Value::Map(m) = value else { return None };

@@ -55,7 +55,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some(v) = seq.next_element()? {
             items.push(v);
         }
-        Ok(Value::List(items))
+        Ok(Value::List(items.into()))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map =

@@ -4,6 +4,7 @@
 //! compare ints and floats numerically; set items and list keys depend on that order.
 
 mod json;
+mod shared;
 
 use std::cmp::Ordering;
 
@@ -12,8 +13,7 @@ pub use json::{
     write_json,
 };
 
-/// An insertion-ordered map of field name to value.
-pub type Map = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
+pub use shared::{Entries, List, Map};
 
 /// A JSON-compatible value. Ints and floats are distinct (`2` is not `2.0` when printed), but
 /// compare numerically, as in the reference.
@@ -25,7 +25,7 @@ pub enum Value {
     Int(i64),
     Float(f64),
     String(String),
-    List(Vec<Value>),
+    List(List),
     Map(Map),
 }
 
@@ -222,17 +222,7 @@ impl PartialEq for Value {
             (Bool(a), Bool(b)) => a == b,
             (Null, Null) => true,
             (List(a), List(b)) => a == b,
-            (Map(a), Map(b)) => {
-                // Maps usually share their key order: compare by position, look up otherwise.
-                a.len() == b.len()
-                    && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| {
-                        if ka == kb {
-                            va == vb
-                        } else {
-                            b.get(ka) == Some(va)
-                        }
-                    })
-            }
+            (Map(a), Map(b)) => a == b,
             _ => false,
         }
     }
@@ -308,6 +298,18 @@ impl From<bool> for Value {
 impl From<Map> for Value {
     fn from(m: Map) -> Self {
         Value::Map(m)
+    }
+}
+
+impl From<List> for Value {
+    fn from(l: List) -> Self {
+        Value::List(l)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Self {
+        Value::List(items.into())
     }
 }
 

@@ -144,7 +144,7 @@ impl Composer {
             Event::SequenceEnd | Event::MappingEnd => {
                 let open = self.stack.pop().expect("balanced events");
                 let value = match open.frame {
-                    Frame::Seq(items) => Value::List(items),
+                    Frame::Seq(items) => Value::List(items.into()),
                     Frame::Map { map, .. } => Value::Map(map),
                 };
                 let node = Node {

@@ -344,7 +344,7 @@ mod tests {
         ];
         leaf.prop_recursive(4, 40, 5, |inner| {
             prop_oneof![
-                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::List),
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
                 prop::collection::vec((nasty_string(), inner), 0..5)
                     .prop_map(|kv| Value::Map(kv.into_iter().collect())),
             ]

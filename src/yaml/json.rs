@@ -95,7 +95,7 @@ impl Reader<'_> {
                     self.i += 1;
                     if self.peek()? == b']' {
                         self.i += 1;
-                        Value::List(Vec::new())
+                        Value::List(Vec::new().into())
                     } else {
                         stack.push(Open::List(Vec::new()));
                         continue;
@@ -124,7 +124,7 @@ impl Reader<'_> {
                                 let Some(Open::List(items)) = stack.pop() else {
                                     unreachable!()
                                 };
-                                done = Value::List(items);
+                                done = Value::List(items.into());
                             }
                             _ => return self.err("expected ',' or ']'"),
                         }

@@ -148,7 +148,7 @@ fn check(vector: &Value, scratch: &Path, crds: &[(String, PathBuf)]) -> Result<(
     let want_warnings = expect
         .get("warnings")
         .cloned()
-        .unwrap_or(Value::List(Vec::new()));
+        .unwrap_or(Value::List(Vec::new().into()));
     if field("warnings") != want_warnings {
         problems.push(format!(
             "warnings {} want {want_warnings}",

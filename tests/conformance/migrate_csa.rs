@@ -48,7 +48,7 @@ fn run(vector: &Value) -> Result<(), String> {
     }
     match (upgrade(object, &migration), expect.get("error")) {
         (Ok(up), None) => {
-            let got = up.managed_fields.clone().map_or(Value::Null, Value::List);
+            let got = up.managed_fields.clone().map_or(Value::Null, Value::from);
             let want = expect.get("managedFields").cloned().unwrap_or(Value::Null);
             if got != want {
                 return Err(format!("managedFields\n got {got}\nwant {want}"));

@@ -85,7 +85,7 @@ fn set_annotations(object: &mut Map, annotations: Map) {
 fn decode_annotation(text: &Value, name: &str) -> Result<Vec<Value>, ConversionError> {
     let text = text.as_str().unwrap_or_default();
     match from_json_str(text) {
-        Ok(Value::List(items)) => Ok(items),
+        Ok(Value::List(items)) => Ok(items.into_vec()),
         Ok(Value::Null) => Ok(Vec::new()),
         _ => Err(ConversionError::Failed(format!(
             "annotation {name} is not a JSON list: {text:?}"
@@ -162,7 +162,7 @@ pub fn v2_to_v1(object: &Value) -> Result<Value, ConversionError> {
     if !other.is_empty() {
         annotations.insert(
             METRIC_SPECS_ANNOTATION.into(),
-            Value::String(to_json_string(&Value::List(other))),
+            Value::String(to_json_string(&Value::List(other.into()))),
         );
     }
     if !current.is_empty() {
@@ -175,7 +175,7 @@ pub fn v2_to_v1(object: &Value) -> Result<Value, ConversionError> {
     if !conditions.is_empty() {
         annotations.insert(
             CONDITIONS_ANNOTATION.into(),
-            Value::String(to_json_string(&Value::List(conditions.to_vec()))),
+            Value::String(to_json_string(&Value::List(conditions.to_vec().into()))),
         );
     }
     set_annotations(&mut out, annotations);
@@ -437,7 +437,7 @@ pub fn v1_to_v2(object: &Value) -> Result<Value, ConversionError> {
             ("scaleTargetRef", cloned(&spec, &["scaleTargetRef"])),
             ("minReplicas", cloned(&spec, &["minReplicas"])),
             ("maxReplicas", cloned(&spec, &["maxReplicas"])),
-            ("metrics", Some(Value::List(metrics))),
+            ("metrics", Some(Value::List(metrics.into()))),
         ]),
     );
     if status.is_some() || !current.is_empty() || !conditions.is_empty() {
@@ -451,11 +451,11 @@ pub fn v1_to_v2(object: &Value) -> Result<Value, ConversionError> {
                 ("desiredReplicas", cloned(&s, &["desiredReplicas"])),
                 (
                     "currentMetrics",
-                    (!current.is_empty()).then(|| Value::List(current)),
+                    (!current.is_empty()).then(|| Value::List(current.into())),
                 ),
                 (
                     "conditions",
-                    (!conditions.is_empty()).then(|| Value::List(conditions)),
+                    (!conditions.is_empty()).then(|| Value::List(conditions.into())),
                 ),
             ]),
         );

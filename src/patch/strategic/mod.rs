@@ -205,15 +205,15 @@ fn merge_map<L: PatchMetaLookup>(
                 if strategy == MERGE || is_delete_list {
                     let merge_key = meta.merge_key.as_deref().unwrap_or("");
                     let list = merge_list(
-                        o,
-                        p,
+                        o.into_vec(),
+                        p.into_vec(),
                         sub.as_ref(),
                         merge_key,
                         is_delete_list,
                         &field_path,
                         mode,
                     )?;
-                    Value::List(list)
+                    Value::List(list.into())
                 } else {
                     Value::List(p)
                 }
@@ -323,7 +323,7 @@ fn apply_set_element_order<L: PatchMetaLookup>(
         let as_list = |v: Option<&Value>| -> Result<Option<Vec<Value>>> {
             match v {
                 None => Ok(None),
-                Some(Value::List(l)) => Ok(Some(l.clone())),
+                Some(Value::List(l)) => Ok(Some(l.clone().into_vec())),
                 Some(other) => Err(fail(
                     &field_path,
                     StrategicError::BadArgType {
@@ -343,8 +343,8 @@ fn apply_set_element_order<L: PatchMetaLookup>(
 
         let merged = match (&live, &patched) {
             (Some(l), None) => l.clone(),
-            (None, Some(p)) => match remove_directives(Value::List(p.clone())) {
-                Some(Value::List(v)) => v,
+            (None, Some(p)) => match remove_directives(Value::List(p.clone().into())) {
+                Some(Value::List(v)) => v.into_vec(),
                 _ => continue,
             },
             (Some(l), Some(p)) => {
@@ -372,7 +372,7 @@ fn apply_set_element_order<L: PatchMetaLookup>(
         let ordered =
             normalize_element_order(in_order, server_only, &order, &live, merge_key, kind)
                 .map_err(|e| fail(&field_path, e))?;
-        original.insert(target.clone(), Value::List(ordered));
+        original.insert(target.clone(), Value::List(ordered.into()));
         patch.shift_remove(&target);
     }
     Ok(())

@@ -270,8 +270,8 @@ fn list_diff<L: PatchMetaLookup>(
     if strategy != MERGE {
         replace_if_changed(
             key,
-            &Value::List(original.to_vec()),
-            &Value::List(modified.to_vec()),
+            &Value::List(original.to_vec().into()),
+            &Value::List(modified.to_vec().into()),
             patch,
             opts,
         );
@@ -281,18 +281,18 @@ fn list_diff<L: PatchMetaLookup>(
     let merge_key = meta.merge_key.as_deref().unwrap_or("");
     let lists = diff_lists(original, modified, sub.as_ref(), merge_key, opts)?;
     if !lists.patch.is_empty() {
-        patch.insert(key.to_string(), Value::List(lists.patch));
+        patch.insert(key.to_string(), Value::List(lists.patch.into()));
     }
     if !lists.deletions.is_empty() {
         patch.insert(
             format!("{DELETE_FROM_PRIMITIVE_LIST}/{key}"),
-            Value::List(lists.deletions),
+            Value::List(lists.deletions.into()),
         );
     }
     if !lists.order.is_empty() {
         patch.insert(
             format!("{SET_ELEMENT_ORDER}/{key}"),
-            Value::List(lists.order),
+            Value::List(lists.order.into()),
         );
     }
     Ok(())

@@ -88,7 +88,7 @@ fn lists_conflict<L: PatchMetaLookup>(
                         }),
                     _ => Err(StrategicError::Lookup(format!(
                         "invalid element type in merging list:{}",
-                        go_value(&Value::List(list.to_vec()))
+                        go_value(&Value::List(list.to_vec().into()))
                     ))),
                 })
                 .collect()
