@@ -144,9 +144,42 @@ fn write_node(out: &mut String, set: &Set, include_self: bool) {
     out.push('}');
 }
 
-/// Encodes a set as a FieldsV1 value (a JSON object).
+/// Encodes a set as a FieldsV1 value (a JSON object): the same entries, in the same order, as
+/// [`to_fields_v1_string`] writes, built directly instead of written and read back.
 pub fn to_fields_v1(set: &Set) -> Value {
-    from_json_str(&to_fields_v1_string(set)).unwrap_or(Value::Map(Map::default()))
+    Value::Map(node_value(set, false))
+}
+
+fn node_value(set: &Set, include_self: bool) -> Map {
+    let members = set.members();
+    let children: Vec<(&PathElement, &Set)> = set.children().collect();
+    let mut out = Map::with_capacity(members.len() + children.len() + usize::from(include_self));
+    let leaf = || Value::Map(Map::default());
+    if include_self {
+        out.insert(".".into(), leaf());
+    }
+    let (mut mi, mut ci) = (0, 0);
+    while mi < members.len() || ci < children.len() {
+        let order = match (members.get(mi), children.get(ci)) {
+            (Some(m), Some((c, _))) => m.cmp(c),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        match order {
+            Ordering::Less => {
+                out.insert(element_key(&members[mi]), leaf());
+                mi += 1;
+            }
+            Ordering::Greater | Ordering::Equal => {
+                let (pe, child) = children[ci];
+                let member = order == Ordering::Equal;
+                out.insert(element_key(pe), Value::Map(node_value(child, member)));
+                mi += usize::from(member);
+                ci += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Decodes FieldsV1 JSON text.
@@ -270,7 +303,13 @@ pub(crate) mod properties_support {
             let text = to_fields_v1_string(&s);
             let back = from_fields_v1_str(&text).unwrap();
             prop_assert_eq!(&back, &s);
-            prop_assert_eq!(to_fields_v1_string(&back), text);
+            prop_assert_eq!(to_fields_v1_string(&back), text.clone());
+        }
+
+        #[test]
+        fn the_value_form_is_the_text_form_read_back(s in set()) {
+            let value = to_fields_v1(&s);
+            prop_assert_eq!(crate::value::to_json_string(&value), to_fields_v1_string(&s));
         }
     }
 }

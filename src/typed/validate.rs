@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::schema::{MapType, Scalar};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// structured-merge-diff's message for a field the schema does not have.
 pub const FIELD_NOT_DECLARED: &str = "field not declared in schema";
@@ -85,7 +85,9 @@ fn validate_list(
     allow_duplicates: bool,
 ) -> ValidationErrors {
     let mut errs = ValidationErrors::default();
-    let mut seen: HashSet<String> = HashSet::new();
+    // Keys repeat when equal as path elements (numbers compare by value, as the reference's
+    // `PathElementSet` does), so the set holds elements, not their printed form.
+    let mut seen: FxHashSet<PathElement> = FxHashSet::default();
     for (i, item) in items.iter().enumerate() {
         let pe = match list_element(schema, list, relationship, i, item) {
             Ok(pe) => pe,
@@ -97,19 +99,20 @@ fn validate_list(
                 return errs;
             }
         };
-        if !matches!(pe, PathElement::Index(_)) {
-            let key = crate::fieldpath::element_key(&pe);
-            if !seen.insert(key) && !allow_duplicates {
-                errs.0.push(ValidationError {
-                    path: String::new(),
-                    message: format!("duplicate entries for key {pe}"),
-                });
-            }
+        let keyed = !matches!(pe, PathElement::Index(_));
+        if keyed && seen.contains(&pe) && !allow_duplicates {
+            errs.0.push(ValidationError {
+                path: String::new(),
+                message: format!("duplicate entries for key {pe}"),
+            });
         }
         // Paths are printed only for errors: most values are valid.
         let item_errs = validate(schema, &list.element_type, item, allow_duplicates);
         if !item_errs.0.is_empty() {
             errs.extend(item_errs.with_prefix(&pe.to_string()));
+        }
+        if keyed {
+            seen.insert(pe);
         }
     }
     errs
