@@ -159,9 +159,15 @@ fn special(s: Special, input: Option<Value>) -> Encoded {
             empty: false,
             zero: true,
         },
-        (Special::Time, Some(Value::String(t))) => Encoded::kept(Value::String(
-            Time::parse(&t).map_or(t, |parsed| parsed.to_string()),
-        )),
+        (Special::Time, Some(Value::String(t))) => {
+            let canonical = match Time::parse(&t) {
+                // Most stored times are canonical already: the string is kept.
+                Ok(parsed) if parsed.rfc3339_bytes().is_some_and(|b| b == t.as_bytes()) => t,
+                Ok(parsed) => parsed.to_string(),
+                Err(_) => t,
+            };
+            Encoded::kept(Value::String(canonical))
+        }
         (Special::MicroTime, Some(Value::String(t))) => {
             Encoded::kept(Value::String(micro_time(&t).unwrap_or(t)))
         }

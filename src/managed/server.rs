@@ -226,8 +226,16 @@ pub fn write(
             .map_err(WriteError::Refused)?;
         warnings.extend(more);
     }
-    let stored = read_stored(original, kind, req);
-    let stored = stored.as_ref();
+    // Compared with the object as stored: at the snapshot's own version, read again only when
+    // the write worked on a converted copy.
+    let stored_original;
+    let stored = match live_version {
+        Some(_) => {
+            stored_original = read_stored(original, kind, req);
+            stored_original.as_ref()
+        }
+        None => stored,
+    };
     if let (Some(v), Some(original)) = (live_version, original) {
         result = ctx
             .converter

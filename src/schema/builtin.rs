@@ -6,7 +6,7 @@
 use super::topology::{parse_kind, parse_type};
 use super::*;
 use crate::kube::KubeVersion;
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The committed output of `kssa-schemagen`: the newest version in full…
@@ -20,7 +20,7 @@ pub const TOPOLOGY_DELTAS: &str = include_str!("k8s-older.topology-delta");
 pub struct BuiltinSchemas {
     kinds: Vec<KindInfo>,
     /// Type name → its `T` line.
-    types: HashMap<&'static str, &'static str>,
+    types: FxHashMap<&'static str, &'static str>,
     cache: Mutex<HashMap<String, Arc<Schema>>>,
 }
 
@@ -67,7 +67,8 @@ impl BuiltinSchemas {
     /// Indexes a full topology text: parses the kind lines and records each type line.
     pub fn index(text: &'static str) -> Result<BuiltinSchemas, SchemaError> {
         let mut kinds = Vec::new();
-        let mut types = HashMap::new();
+        // About a thousand types: sized once instead of rehashed as it grows.
+        let mut types = FxHashMap::with_capacity_and_hasher(1024, Default::default());
         for line in text.lines() {
             if let Some(rest) = line.strip_prefix("T ") {
                 let name = rest.split(' ').next().unwrap_or_default();
@@ -180,7 +181,7 @@ impl BuiltinSchemas {
 
     /// The definitions of the given types and of every type they reach, roots first.
     pub fn closure(&self, roots: &[&str]) -> Result<Vec<TypeDef>, SchemaError> {
-        let mut seen: HashSet<&str> = roots.iter().copied().collect();
+        let mut seen: FxHashSet<&str> = roots.iter().copied().collect();
         let mut queue: Vec<&str> = roots.to_vec();
         let mut defs = Vec::new();
         let mut i = 0;

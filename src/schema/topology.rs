@@ -48,8 +48,14 @@ pub fn write_kind(out: &mut String, k: &KindInfo) -> Result<(), SchemaError> {
 
 /// Parses a `K` line.
 pub fn parse_kind(line: &str) -> Result<KindInfo, SchemaError> {
-    let t: Vec<&str> = line.split(' ').collect();
-    let [_, group, version, kind, type_name, plural, scope, status] = t[..] else {
+    let mut t = line.split(' ');
+    let mut next = || t.next();
+    let (Some(_), Some(group), Some(version), Some(kind), Some(type_name)) =
+        (next(), next(), next(), next(), next())
+    else {
+        return Err(invalid(format!("bad kind line: {line}")));
+    };
+    let (Some(plural), Some(scope), Some(status), None) = (next(), next(), next(), next()) else {
         return Err(invalid(format!("bad kind line: {line}")));
     };
     Ok(KindInfo {
