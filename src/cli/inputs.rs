@@ -497,15 +497,29 @@ impl Loaded {
         let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
         let mut texts = Vec::with_capacity(slots.len());
         let mut parsed: Vec<Vec<Object>> = Vec::new();
+        // The sources are parsed in parallel; their notices keep the order of the sources.
+        let read_slots = match defer {
+            true => Vec::new(),
+            false => super::pipeline::map_in_order(&slots, |slot| {
+                slot.as_ref().ok().map(|text| {
+                    let mut notes = Vec::new();
+                    let (objs, errs) = objects_of(text, objects, &mut notes);
+                    (objs, errs, notes)
+                })
+            })?,
+        };
+        let mut read_slots = read_slots.into_iter();
         for slot in slots {
+            let read = read_slots.next().flatten();
             match slot {
                 Ok(text) => {
-                    if defer {
-                        source_errors.push(Vec::new());
-                    } else {
-                        let (objs, errs) = objects_of(&text, objects, &mut notices);
-                        source_errors.push(errs);
-                        parsed.push(objs);
+                    match read {
+                        Some((objs, errs, notes)) => {
+                            notices.extend(notes);
+                            source_errors.push(errs);
+                            parsed.push(objs);
+                        }
+                        None => source_errors.push(Vec::new()),
                     }
                     texts.push(text);
                 }

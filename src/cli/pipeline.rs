@@ -7,6 +7,7 @@ use super::inputs::{resolve_now, ApplyArgs, Loaded, Pair};
 use kssa::value::{Map, Value};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read, Seek, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::Mutex;
 
@@ -16,6 +17,41 @@ const WINDOW_PER_WORKER: usize = 16;
 
 fn worker_count() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// `f` over every item on up to [`worker_count`] threads (each with the deep stack the
+/// library's walks need), the results in the order of the items. Reading many files is the
+/// serial part of a run over a directory; this spreads it over the cores.
+pub fn map_in_order<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> std::io::Result<Vec<R>> {
+    let workers = worker_count().min(items.len());
+    if workers <= 1 {
+        return Ok(items.iter().map(f).collect());
+    }
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let (next, slots, f) = (&next, &slots, &f);
+            std::thread::Builder::new()
+                .name("kssa-reader".into())
+                .stack_size(kssa::stack::DEEP_STACK_BYTES)
+                .spawn_scoped(scope, move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let out = f(item);
+                    *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(out);
+                })?;
+        }
+        Ok::<_, std::io::Error>(())
+    })?;
+    // A worker that panicked has already ended the scope with its panic: every slot is filled.
+    Ok(slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect())
 }
 
 /// Runs every apply request of `loaded`: `work` turns each prediction into its output on a

@@ -45,12 +45,20 @@ pub fn write_unified_diff(out: &mut String, name: &str, old: &str, new: &str, st
             format!("1,{lines}")
         };
         paint_line(out, &format!("@@ -0,0 +{range} @@"), style);
-        let mut line = String::new();
-        for text in new.split_inclusive('\n') {
-            line.clear();
-            line.push('+');
-            line.push_str(&text[..text.len() - 1]);
-            paint_line(out, &line, style);
+        out.reserve(new.len() + lines * if style.color { 10 } else { 1 });
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', new.as_bytes()) {
+            let text = &new[start..end];
+            start = end + 1;
+            if style.color {
+                out.push_str("\x1b[32m+");
+                out.push_str(text);
+                out.push_str("\x1b[0m\n");
+            } else {
+                out.push('+');
+                out.push_str(text);
+                out.push('\n');
+            }
         }
         return;
     }

@@ -162,10 +162,19 @@ fn plain_body_ok(s: &str) -> bool {
 /// Multi-line text as a `|` block, when its lines survive the trip unchanged.
 fn literal_ok(s: &str) -> bool {
     let body = s.trim_end_matches('\n');
-    s.contains('\n')
-        && !body.is_empty()
-        && !body.starts_with([' ', '\t', '\n'])
-        && body.split('\n').all(|l| !l.ends_with([' ', '\t']))
+    if !s.contains('\n') || body.is_empty() || body.starts_with([' ', '\t', '\n']) {
+        return false;
+    }
+    // Printable ASCII lines (nearly all text) are settled in one pass over the bytes: no line
+    // may end in a space (a tab is not in the range, so it takes the general check).
+    let bytes = body.as_bytes();
+    if bytes
+        .iter()
+        .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b))
+    {
+        return !body.ends_with(' ') && memchr::memmem::find(bytes, b" \n").is_none();
+    }
+    body.split('\n').all(|l| !l.ends_with([' ', '\t']))
         && body
             .chars()
             .all(|c| c == '\n' || (c != '\u{feff}' && printable(c) && !line_break(c)))
@@ -178,7 +187,11 @@ fn write_literal(out: &mut String, s: &str, indent: usize) {
         1 => "|",
         _ => "|+",
     });
-    for line in body.split('\n') {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', body.as_bytes()).chain([body.len()]);
+    for end in ends {
+        let line = &body[start..end];
+        start = end + 1;
         out.push('\n');
         if !line.is_empty() {
             pad(out, indent);

@@ -5,6 +5,7 @@ use super::compose::first_document;
 use super::json::next_value;
 use super::{Document, ErrorKind, YamlError};
 use crate::value::Value;
+use std::borrow::Cow;
 
 /// How far kubectl looks for a leading `{` to choose the JSON path.
 const SNIFF_LEN: usize = 4096;
@@ -193,19 +194,20 @@ pub(super) type BadSeparator = (String, usize, usize);
 /// only a comment after the marker. Returns the document's text and 1-based first line, or the
 /// text after a bad separator and its line. One document at a time, so a large stream is never
 /// copied whole.
-pub(super) fn next_chunk(
-    text: &str,
+pub(super) fn next_chunk<'t>(
+    text: &'t str,
     pos: &mut usize,
     line: &mut usize,
-) -> Option<Result<(String, usize), BadSeparator>> {
-    let mut buffer = String::new();
-    let mut buffer_line = 0;
+) -> Option<Result<(Cow<'t, str>, usize), BadSeparator>> {
+    // The chunk's first byte and line, and whether a line of it ends in `\r`.
+    let mut first: Option<(usize, usize)> = None;
+    let mut carriage_return = false;
     while *pos < text.len() {
-        let rest = &text[*pos..];
-        let end = rest.find('\n').unwrap_or(rest.len());
-        let raw = &rest[..end];
+        let at = *pos;
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i);
+        let raw = &text[at..end];
         let line_no = *line;
-        *pos += end + 1;
+        *pos = end + 1;
         *line += 1;
         let l = raw.strip_suffix('\r').unwrap_or(raw);
         if let Some(after) = l.strip_prefix("---") {
@@ -215,24 +217,59 @@ pub(super) fn next_chunk(
                 let column = 4 + raw[3..].chars().take_while(|c| c.is_whitespace()).count();
                 return Some(Err((after.to_string(), line_no, column)));
             }
-            if !buffer.is_empty() {
-                return Some(Ok((buffer, buffer_line)));
+            if let Some((start, first_line)) = first {
+                return Some(Ok((chunk(&text[start..at], carriage_return), first_line)));
             }
             continue;
         }
-        if buffer.is_empty() {
-            buffer_line = line_no;
-        }
-        buffer.push_str(l);
-        buffer.push('\n');
+        first.get_or_insert((at, line_no));
+        carriage_return |= l.len() != raw.len();
     }
-    (!buffer.is_empty()).then_some(Ok((buffer, buffer_line)))
+    first.map(|(start, first_line)| Ok((chunk(&text[start..], carriage_return), first_line)))
+}
+
+/// The lines of `text`, each ending in `\n` and without a `\r` before it: the text itself
+/// when it already is that (nearly always), else a copy.
+fn chunk(text: &str, carriage_return: bool) -> Cow<'_, str> {
+    if !carriage_return && text.ends_with('\n') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 1);
+    for raw in text.split_inclusive('\n') {
+        let l = raw.strip_suffix('\n').unwrap_or(raw);
+        out.push_str(l.strip_suffix('\r').unwrap_or(l));
+        out.push('\n');
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::parse_stream;
     use super::*;
+
+    fn chunks(text: &str) -> Vec<(String, usize, bool)> {
+        let (mut pos, mut line) = (0, 1);
+        let mut out = Vec::new();
+        while let Some(Ok((chunk, first))) = next_chunk(text, &mut pos, &mut line) {
+            let borrowed = matches!(chunk, Cow::Borrowed(_));
+            out.push((chunk.into_owned(), first, borrowed));
+        }
+        out
+    }
+
+    #[test]
+    fn chunks_are_borrowed_unless_lines_change() {
+        assert_eq!(
+            chunks("a: 1\n---\nb: 2\n"),
+            [("a: 1\n".into(), 1, true), ("b: 2\n".into(), 3, true)]
+        );
+        assert_eq!(
+            chunks("a: 1\r\n--- # x\r\nb: 2"),
+            [("a: 1\n".into(), 1, false), ("b: 2\n".into(), 3, false)]
+        );
+        assert_eq!(chunks("---\n---\n\n"), [("\n".into(), 3, true)]);
+    }
 
     fn values(text: &str) -> Vec<String> {
         parse_stream(text.as_bytes())
