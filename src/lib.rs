@@ -22,6 +22,7 @@ pub mod fieldpath;
 pub mod ignore;
 pub mod io;
 pub mod kube;
+mod lines;
 pub mod managed;
 pub mod merge;
 pub mod patch;

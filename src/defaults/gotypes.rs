@@ -161,7 +161,7 @@ impl GoTypes {
     fn index(text: &'static str) -> GoTypes {
         let mut types = GoTypes::default();
         types.names.reserve(text.len() / 128);
-        for line in text.split('\n') {
+        for line in crate::lines::split_lines(text) {
             // Only the name is read here (byte scans, no tokenizing): this runs at every start.
             let Some(rest) = line.strip_prefix("S ").or_else(|| line.strip_prefix("T ")) else {
                 if let Some(rest) = line.strip_prefix("P ") {

@@ -69,7 +69,8 @@ impl BuiltinSchemas {
         let mut kinds = Vec::new();
         // About a thousand types: sized once instead of rehashed as it grows.
         let mut types = FxHashMap::with_capacity_and_hasher(1024, Default::default());
-        for line in text.lines() {
+        for line in crate::lines::split_lines(text) {
+            // The embedded files have no `\r`; `lines` would strip one.
             if let Some(rest) = line.strip_prefix("T ") {
                 let name = rest.split(' ').next().unwrap_or_default();
                 types.insert(name, line);
