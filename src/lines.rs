@@ -15,6 +15,41 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// The words of `line` between single spaces, as `line.split(' ')` yields them: the tokens of
+/// the embedded tables are a few bytes long, shorter than a `memchr` call's setup.
+pub(crate) fn split_spaces(line: &str) -> Words<'_> {
+    Words { rest: Some(line) }
+}
+
+/// The iterator of [`split_spaces`].
+#[derive(Debug, Clone)]
+pub(crate) struct Words<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.rest?;
+        match text.bytes().position(|b| b == b' ') {
+            Some(i) => {
+                self.rest = Some(&text[i + 1..]);
+                Some(&text[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(text)
+            }
+        }
+    }
+}
+
+/// The first word of `line` (all of it without a space).
+pub(crate) fn first_word(line: &str) -> &str {
+    split_spaces(line).next().unwrap_or(line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -26,5 +61,16 @@ mod tests {
             let std: Vec<&str> = text.split('\n').collect();
             assert_eq!(ours, std, "{text:?}");
         }
+    }
+
+    #[test]
+    fn splits_spaces_as_str_split_does() {
+        for text in ["", "a", "a b", " a  b ", "T name {list}"] {
+            let ours: Vec<&str> = split_spaces(text).collect();
+            let std: Vec<&str> = text.split(' ').collect();
+            assert_eq!(ours, std, "{text:?}");
+        }
+        assert_eq!(first_word("T io.k8s.Pod {}"), "T");
+        assert_eq!(first_word("alone"), "alone");
     }
 }

@@ -165,7 +165,7 @@ impl GoTypes {
             // Only the name is read here (byte scans, no tokenizing): this runs at every start.
             let Some(rest) = line.strip_prefix("S ").or_else(|| line.strip_prefix("T ")) else {
                 if let Some(rest) = line.strip_prefix("P ") {
-                    let mut words = rest.split(' ');
+                    let mut words = crate::lines::split_spaces(rest);
                     let key = words.next().unwrap_or("");
                     let group = words.next().filter(|g| *g != "-").unwrap_or("");
                     let version = words.next().unwrap_or("");
@@ -173,7 +173,7 @@ impl GoTypes {
                 }
                 continue;
             };
-            let name = rest.split_once(' ').map_or(rest, |(name, _)| name);
+            let name = crate::lines::first_word(rest);
             types.names.insert(name, types.lines.len());
             types.lines.push(line);
             types.decls.push(OnceLock::new());

@@ -72,7 +72,7 @@ impl BuiltinSchemas {
         for line in crate::lines::split_lines(text) {
             // The embedded files have no `\r`; `lines` would strip one.
             if let Some(rest) = line.strip_prefix("T ") {
-                let name = rest.split(' ').next().unwrap_or_default();
+                let name = crate::lines::first_word(rest);
                 types.insert(name, line);
             } else if line.starts_with("K ") {
                 kinds.push(parse_kind(line)?);
@@ -104,7 +104,7 @@ impl BuiltinSchemas {
             .collect();
         for line in version_delta_lines(deltas, version) {
             if let Some(rest) = line.strip_prefix("T ") {
-                let name = rest.split(' ').next().unwrap_or_default();
+                let name = crate::lines::first_word(rest);
                 b.types.insert(name, line);
             } else if let Some(name) = line.strip_prefix("-T ") {
                 b.types.remove(name);
@@ -174,8 +174,14 @@ impl BuiltinSchemas {
         if let Some(schema) = cache(&self.cache) {
             return Ok(schema);
         }
-        let types = self.closure(type_names)?;
-        let schema = Arc::new(Schema::new(types).with_types_added(untyped_types()));
+        let mut types = self.closure(type_names)?;
+        // The untyped helpers are added before indexing, so the schema is indexed once.
+        for extra in untyped_types() {
+            if !types.iter().any(|t| t.name == extra.name) {
+                types.push(extra);
+            }
+        }
+        let schema = Arc::new(Schema::new(types));
         let mut cached = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         Ok(cached.entry(key).or_insert(schema).clone())
     }

@@ -48,7 +48,7 @@ pub fn write_kind(out: &mut String, k: &KindInfo) -> Result<(), SchemaError> {
 
 /// Parses a `K` line.
 pub fn parse_kind(line: &str) -> Result<KindInfo, SchemaError> {
-    let mut t = line.split(' ');
+    let mut t = crate::lines::split_spaces(line);
     let mut next = || t.next();
     let (Some(_), Some(group), Some(version), Some(kind), Some(type_name)) =
         (next(), next(), next(), next(), next())
@@ -72,7 +72,7 @@ pub fn parse_kind(line: &str) -> Result<KindInfo, SchemaError> {
 /// Parses a `T` line.
 pub fn parse_type(line: &str) -> Result<TypeDef, SchemaError> {
     let mut tokens = Tokens {
-        iter: line.split(' ').peekable(),
+        iter: crate::lines::split_spaces(line).peekable(),
         line,
     };
     if tokens.next()? != "T" {
@@ -185,7 +185,7 @@ fn is_empty_atom(a: &Atom) -> bool {
 }
 
 struct Tokens<'a> {
-    iter: std::iter::Peekable<std::str::Split<'a, char>>,
+    iter: std::iter::Peekable<crate::lines::Words<'a>>,
     line: &'a str,
 }
 
