@@ -61,35 +61,63 @@ pub fn for_each_predicted<R: Send>(
     loaded: &mut Loaded,
     args: &ApplyArgs,
     work: impl Fn(&mut Predicted) -> R + Sync,
-    mut sink: impl FnMut(R) -> anyhow::Result<()>,
+    sink: impl FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let now = resolve_now(args.now.as_deref())?;
     let bar = (loaded.count > 300 && std::io::stderr().is_terminal())
         .then(|| indicatif::ProgressBar::new(loaded.count as u64));
+    let mut outcomes = Outcomes {
+        bar,
+        warnings: Held::new(),
+        errors: Vec::new(),
+        sink,
+    };
     let live = std::mem::take(&mut loaded.live);
     let workers = worker_count().min(loaded.count.max(1));
-    let window = workers * WINDOW_PER_WORKER;
-    let (job_tx, job_rx) = sync_channel::<(usize, Pair)>(workers * 2);
+    let predict = |pair: &Pair| {
+        let mut warned = Vec::new();
+        let out = predict_one(pair, &live, args, &now, &mut warned).map(|mut p| work(&mut p));
+        (warned, out)
+    };
+    let result = if workers == 1 {
+        // A worker thread would only add its start-up to the run.
+        loaded.each_pair(|pair| outcomes.take(predict(&pair)))
+    } else {
+        run_on_workers(loaded, workers, &predict, &mut outcomes)
+    };
+    loaded.live = live;
+    outcomes.finish(result)
+}
+
+/// Objects go to the workers this many at a time at most, so that a run over many small
+/// objects does not wake a thread per object.
+const MAX_BATCH: usize = 8;
+
+type Outcome<R> = (Vec<String>, Result<R, String>);
+
+fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
+    loaded: &mut Loaded,
+    workers: usize,
+    predict: &(impl Fn(&Pair) -> Outcome<R> + Sync),
+    outcomes: &mut Outcomes<S>,
+) -> anyhow::Result<()> {
+    let batch_size = (loaded.count / (workers * 4)).clamp(1, MAX_BATCH);
+    let window = workers * WINDOW_PER_WORKER + batch_size;
+    let (job_tx, job_rx) = sync_channel::<Vec<(usize, Pair)>>(workers * 2);
     let job_rx = Mutex::new(job_rx);
-    type Done<R> = (usize, Vec<String>, Result<R, String>);
-    let (done_tx, done_rx) = channel::<Done<R>>();
-    let mut warnings = Held::new();
-    let mut errors = Vec::new();
-    let result: anyhow::Result<()> = std::thread::scope(|scope| {
+    let (done_tx, done_rx) = channel::<Vec<(usize, Outcome<R>)>>();
+    std::thread::scope(|scope| {
         for _ in 0..workers {
             let (job_rx, done_tx) = (&job_rx, done_tx.clone());
-            let (live, now, work) = (&live, &now, &work);
             // Each worker gets the stack the library's walks need for the deepest input.
             std::thread::Builder::new()
                 .name("kssa-worker".into())
                 .stack_size(kssa::stack::DEEP_STACK_BYTES)
                 .spawn_scoped(scope, move || loop {
                     let job = job_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((seq, pair))) = job else { break };
-                    let mut warned = Vec::new();
-                    let out =
-                        predict_one(&pair, live, args, now, &mut warned).map(|mut p| work(&mut p));
-                    if done_tx.send((seq, warned, out)).is_err() {
+                    let Ok(Ok(batch)) = job else { break };
+                    let done = batch.iter().map(|(seq, pair)| (*seq, predict(pair)));
+                    if done_tx.send(done.collect()).is_err() {
                         break;
                     }
                 })?;
@@ -100,51 +128,85 @@ pub fn for_each_predicted<R: Send>(
             held: BTreeMap::new(),
             next: 0,
         };
-        let mut emit = |(warned, out): (Vec<String>, Result<R, String>)| -> anyhow::Result<()> {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            for w in warned {
-                warnings.push(&format!("{w}\n"))?;
-            }
-            match out {
-                Ok(r) => sink(r),
-                Err(e) => {
-                    errors.push(e);
-                    Ok(())
-                }
-            }
-        };
-        let mut sent = 0;
-        let fed = loaded.each_pair(|pair| {
-            while sent >= order.next + window {
-                emit(order.wait()?)?;
-            }
+        let (mut batch, mut sent) = (Vec::with_capacity(batch_size), 0);
+        let send = |batch: Vec<(usize, Pair)>| {
             job_tx
-                .send((sent, pair))
-                .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
-            sent += 1;
+                .send(batch)
+                .map_err(|_| anyhow::anyhow!("a worker thread stopped"))
+        };
+        let fed = loaded.each_pair(|pair| {
+            batch.push((sent + batch.len(), pair));
+            if batch.len() < batch_size {
+                return Ok(());
+            }
+            // Only what was sent is waited for: the objects of a batch still being filled
+            // would never come back.
+            sent += batch.len();
+            send(std::mem::replace(
+                &mut batch,
+                Vec::with_capacity(batch_size),
+            ))?;
+            while sent >= order.next + window {
+                outcomes.take(order.wait()?)?;
+            }
             while let Some(out) = order.ready() {
-                emit(out)?;
+                outcomes.take(out)?;
             }
             Ok(())
         });
+        if fed.is_ok() && !batch.is_empty() {
+            sent += batch.len();
+            send(batch)?;
+        }
         drop(job_tx);
         fed?;
         while order.next < sent {
-            emit(order.wait()?)?;
+            outcomes.take(order.wait()?)?;
         }
         Ok(())
-    });
-    loaded.live = live;
-    if let Some(b) = bar {
-        b.finish_and_clear();
+    })
+}
+
+/// Where the outcomes go, in input order: outputs to the sink, kubectl's warnings held for
+/// the end, errors collected.
+struct Outcomes<S> {
+    bar: Option<indicatif::ProgressBar>,
+    warnings: Held,
+    errors: Vec<String>,
+    sink: S,
+}
+
+impl<S> Outcomes<S> {
+    fn take<R>(&mut self, (warned, out): Outcome<R>) -> anyhow::Result<()>
+    where
+        S: FnMut(R) -> anyhow::Result<()>,
+    {
+        if let Some(b) = &self.bar {
+            b.inc(1);
+        }
+        for w in warned {
+            self.warnings.push(&format!("{w}\n"))?;
+        }
+        match out {
+            Ok(r) => (self.sink)(r),
+            Err(e) => {
+                self.errors.push(e);
+                Ok(())
+            }
+        }
     }
-    // kubectl's warnings come first, as they do when every object is applied before printing.
-    warnings.write_to(&mut std::io::stderr().lock())?;
-    result?;
-    anyhow::ensure!(errors.is_empty(), "{}", errors.join("\nerror: "));
-    Ok(())
+
+    fn finish(self, result: anyhow::Result<()>) -> anyhow::Result<()> {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+        // kubectl's warnings come first, as they do when every object is applied before
+        // printing.
+        self.warnings.write_to(&mut std::io::stderr().lock())?;
+        result?;
+        anyhow::ensure!(self.errors.is_empty(), "{}", self.errors.join("\nerror: "));
+        Ok(())
+    }
 }
 
 /// Calls `f` on `v` as if it had no `metadata.managedFields`, without copying it: the field is
@@ -166,16 +228,16 @@ pub fn without_managed_fields_in_place<R>(v: &mut Value, f: impl FnOnce(&Value) 
 
 /// Puts the workers' results back into input order.
 struct InOrder<'a, R> {
-    rx: &'a Receiver<(usize, Vec<String>, Result<R, String>)>,
-    held: BTreeMap<usize, (Vec<String>, Result<R, String>)>,
+    rx: &'a Receiver<Vec<(usize, Outcome<R>)>>,
+    held: BTreeMap<usize, Outcome<R>>,
     next: usize,
 }
 
 impl<R> InOrder<'_, R> {
     /// The next result in order if it is already done.
-    fn ready(&mut self) -> Option<(Vec<String>, Result<R, String>)> {
-        while let Ok((seq, warned, out)) = self.rx.try_recv() {
-            self.held.insert(seq, (warned, out));
+    fn ready(&mut self) -> Option<Outcome<R>> {
+        while let Ok(done) = self.rx.try_recv() {
+            self.held.extend(done);
         }
         let out = self.held.remove(&self.next)?;
         self.next += 1;
@@ -183,16 +245,16 @@ impl<R> InOrder<'_, R> {
     }
 
     /// The next result in order, waiting for it.
-    fn wait(&mut self) -> anyhow::Result<(Vec<String>, Result<R, String>)> {
+    fn wait(&mut self) -> anyhow::Result<Outcome<R>> {
         loop {
             if let Some(out) = self.ready() {
                 return Ok(out);
             }
-            let (seq, warned, out) = self
+            let done = self
                 .rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
-            self.held.insert(seq, (warned, out));
+            self.held.extend(done);
         }
     }
 }

@@ -14,31 +14,61 @@
 //!
 //! Fields keep the order they came in; fields the encoder adds follow in Go order.
 //! Source: k8s.io/apimachinery `runtime/serializer/json` and the Go `encoding/json` rules.
+//!
+//! Most of an object comes out of the round trip as it went in (every time after the first, and
+//! most of it the first time), so the walk only reads, and builds new maps and lists only on the
+//! way to what changes: everything else stays shared with the input.
 
 use super::gotypes::{Decl, DeclId, GoField, GoType, GoTypes, Special};
 use super::quantity;
 use crate::managed::Time;
-use crate::value::{format_float, Map, Value};
+use crate::value::{format_float, List, Map, Value};
 
-/// An encoded value and whether `omitempty` / `omitzero` would leave it out.
+/// What encoding a value gives: the new value where it differs from the input, and whether
+/// `omitempty` / `omitzero` would leave it out.
 struct Encoded {
-    value: Value,
+    changed: Option<Value>,
     empty: bool,
     zero: bool,
 }
 
 impl Encoded {
-    fn new(value: Value, empty: bool) -> Encoded {
+    fn same(empty: bool) -> Encoded {
         Encoded {
-            value,
+            changed: None,
             empty,
             zero: empty,
         }
     }
 
     /// A value the encoder never omits (a struct, or input it could not decode: kept).
-    fn kept(value: Value) -> Encoded {
+    fn kept(changed: Option<Value>) -> Encoded {
         Encoded {
+            changed,
+            empty: false,
+            zero: false,
+        }
+    }
+}
+
+/// The encoding of an absent (or `null`) value: the zero value of its type.
+struct Zero {
+    value: Value,
+    empty: bool,
+    zero: bool,
+}
+
+impl Zero {
+    fn new(value: Value, empty: bool) -> Zero {
+        Zero {
+            value,
+            empty,
+            zero: empty,
+        }
+    }
+
+    fn kept(value: Value) -> Zero {
+        Zero {
             value,
             empty: false,
             zero: false,
@@ -48,138 +78,196 @@ impl Encoded {
 
 /// Round-trips `object`, whose Go type is the struct `root`, in place.
 pub(crate) fn round_trip(types: &GoTypes, root: DeclId, object: &mut Value) {
-    let input = std::mem::replace(object, Value::Null);
-    *object = encode(types, &GoType::Named(root), Some(input)).value;
+    if let Some(v) = encode(types, &GoType::Named(root), object).changed {
+        *object = v;
+    }
 }
 
-/// Decodes `input` (`None`: absent) into a zero value of `ty` and encodes the result.
-fn encode(types: &GoTypes, ty: &GoType, input: Option<Value>) -> Encoded {
-    let input = input.filter(|v| !v.is_null());
+/// Decodes `input` into a zero value of `ty` and encodes the result.
+fn encode(types: &GoTypes, ty: &GoType, input: &Value) -> Encoded {
+    if input.is_null() {
+        let z = zero(types, ty);
+        return Encoded {
+            changed: (!z.value.is_null()).then_some(z.value),
+            empty: z.empty,
+            zero: z.zero,
+        };
+    }
     match ty {
-        GoType::String => match input {
-            None => Encoded::new(Value::String(String::new()), true),
-            Some(Value::String(s)) => string(s),
-            Some(v) => Encoded::kept(v),
+        GoType::String | GoType::Bytes => match input {
+            Value::String(s) => Encoded::same(s.is_empty()),
+            _ => Encoded::kept(None),
         },
         GoType::Bool => match input {
-            None => Encoded::new(Value::Bool(false), true),
-            Some(Value::Bool(b)) => Encoded::new(Value::Bool(b), !b),
-            Some(v) => Encoded::kept(v),
+            Value::Bool(b) => Encoded::same(!b),
+            _ => Encoded::kept(None),
         },
         GoType::Int(_) | GoType::Float => match input {
-            None => Encoded::new(Value::Int(0), true),
-            Some(Value::Int(i)) => Encoded::new(Value::Int(i), i == 0),
-            Some(Value::Float(f)) if *ty == GoType::Float => {
-                Encoded::new(Value::Float(f), f == 0.0)
-            }
-            Some(v) => Encoded::kept(v),
+            Value::Int(i) => Encoded::same(*i == 0),
+            Value::Float(f) if *ty == GoType::Float => Encoded::same(*f == 0.0),
+            _ => Encoded::kept(None),
         },
-        GoType::Bytes => match input {
-            None => Encoded::new(Value::Null, true),
-            Some(Value::String(s)) => string(s),
-            Some(v) => Encoded::kept(v),
-        },
-        GoType::Any | GoType::Opaque => match input {
-            None => Encoded::new(Value::Null, true),
-            Some(v) => Encoded::kept(v),
-        },
-        GoType::Pointer(inner) => match input {
-            None => Encoded::new(Value::Null, true),
-            Some(v) => Encoded::kept(encode(types, inner, Some(v)).value),
-        },
+        GoType::Any | GoType::Opaque => Encoded::kept(None),
+        GoType::Pointer(inner) => Encoded::kept(encode(types, inner, input).changed),
         GoType::Slice(inner) => match input {
-            None => Encoded::new(Value::Null, true),
-            Some(Value::List(items)) => {
-                let empty = items.is_empty();
-                let items = items
-                    .into_iter()
-                    .map(|item| encode(types, inner, Some(item)).value)
-                    .collect();
-                Encoded::new(Value::List(items), empty)
+            Value::List(items) => {
+                let changed = changed_items(items.iter().map(|item| encode(types, inner, item)));
+                Encoded {
+                    changed: changed.map(|c| Value::List(with_items(items, c))),
+                    ..Encoded::same(items.is_empty())
+                }
             }
-            Some(v) => Encoded::kept(v),
+            _ => Encoded::kept(None),
         },
         GoType::Map(inner) => match input {
-            None => Encoded::new(Value::Null, true),
-            Some(Value::Map(m)) => {
-                let empty = m.is_empty();
-                let m = m
-                    .into_iter()
-                    .map(|(k, v)| (k, encode(types, inner, Some(v)).value))
-                    .collect();
-                Encoded::new(Value::Map(m), empty)
+            Value::Map(m) => {
+                let changed = changed_items(m.values().map(|v| encode(types, inner, v)));
+                Encoded {
+                    changed: changed.map(|c| Value::Map(with_values(m, c))),
+                    ..Encoded::same(m.is_empty())
+                }
             }
-            Some(v) => Encoded::kept(v),
+            _ => Encoded::kept(None),
         },
         GoType::Named(id) => match types.decl(*id) {
             Decl::Alias(t) => encode(types, t, input),
             Decl::Special(s) => special(*s, input),
             Decl::Struct(fields) => match input {
-                None => Encoded::kept(Value::Map(encode_struct(types, fields, Map::default()))),
-                Some(Value::Map(m)) => Encoded::kept(Value::Map(encode_struct(types, fields, m))),
-                Some(v) => Encoded::kept(v),
+                Value::Map(m) => Encoded::kept(encode_struct(types, fields, m).map(Value::Map)),
+                _ => Encoded::kept(None),
             },
         },
     }
 }
 
-fn string(s: String) -> Encoded {
-    let empty = s.is_empty();
-    Encoded::new(Value::String(s), empty)
+/// The zero value of `ty`, encoded.
+fn zero(types: &GoTypes, ty: &GoType) -> Zero {
+    match ty {
+        GoType::String => Zero::new(Value::String(String::new()), true),
+        GoType::Bool => Zero::new(Value::Bool(false), true),
+        GoType::Int(_) | GoType::Float => Zero::new(Value::Int(0), true),
+        GoType::Bytes
+        | GoType::Any
+        | GoType::Opaque
+        | GoType::Pointer(_)
+        | GoType::Slice(_)
+        | GoType::Map(_) => Zero::new(Value::Null, true),
+        GoType::Named(id) => match types.decl(*id) {
+            Decl::Alias(t) => zero(types, t),
+            Decl::Special(Special::Time | Special::MicroTime) => Zero {
+                value: Value::Null,
+                empty: false,
+                zero: true,
+            },
+            Decl::Special(Special::Quantity) => Zero::kept(Value::String("0".into())),
+            Decl::Special(Special::IntOrString) => Zero::kept(Value::Int(0)),
+            Decl::Special(Special::Raw) => Zero::new(Value::Null, true),
+            Decl::Struct(fields) => {
+                let empty = Map::default();
+                Zero::kept(Value::Map(
+                    encode_struct(types, fields, &empty).unwrap_or(empty),
+                ))
+            }
+        },
+    }
 }
 
-fn encode_struct(types: &GoTypes, fields: &[GoField], input: Map) -> Map {
-    let omitted = |f: &GoField, e: &Encoded| (f.omitempty && e.empty) || (f.omitzero && e.zero);
-    let mut out = Map::with_capacity_and_hasher(fields.len(), Default::default());
-    for (name, v) in input {
-        let Some(f) = fields.iter().find(|f| f.json == name) else {
-            continue; // unknown fields are dropped
-        };
-        let e = encode(types, &f.ty, Some(v));
-        if !omitted(f, &e) {
-            out.insert(name, e.value);
-        }
+/// The items' new values by index, if any changed.
+fn changed_items(items: impl Iterator<Item = Encoded>) -> Option<Vec<(usize, Value)>> {
+    let changed: Vec<_> = items
+        .enumerate()
+        .filter_map(|(i, e)| Some((i, e.changed?)))
+        .collect();
+    (!changed.is_empty()).then_some(changed)
+}
+
+fn with_items(items: &List, changed: Vec<(usize, Value)>) -> List {
+    let mut out = items.clone();
+    for (i, v) in changed {
+        out[i] = v;
     }
-    for f in fields {
-        if out.contains_key(&f.json) {
-            continue;
-        }
-        let e = encode(types, &f.ty, None);
-        if !omitted(f, &e) {
-            out.insert(f.json.clone(), e.value);
+    out
+}
+
+fn with_values(m: &Map, changed: Vec<(usize, Value)>) -> Map {
+    let mut out = m.clone();
+    for (i, v) in changed {
+        if let Some((_, slot)) = out.get_index_mut(i) {
+            *slot = v;
         }
     }
     out
 }
 
-fn special(s: Special, input: Option<Value>) -> Encoded {
-    match (s, input) {
-        (Special::Time | Special::MicroTime, None) => Encoded {
-            value: Value::Null,
-            empty: false,
-            zero: true,
-        },
-        (Special::Time, Some(Value::String(t))) => {
-            let canonical = match Time::parse(&t) {
-                // Most stored times are canonical already: the string is kept.
-                Ok(parsed) if parsed.rfc3339_bytes().is_some_and(|b| b == t.as_bytes()) => t,
-                Ok(parsed) => parsed.to_string(),
-                Err(_) => t,
-            };
-            Encoded::kept(Value::String(canonical))
+/// The struct `input` encoded, if that changes it: unknown and omitted fields dropped, values
+/// re-encoded, the fields the encoder writes that the input lacks appended in Go order.
+fn encode_struct(types: &GoTypes, fields: &[GoField], input: &Map) -> Option<Map> {
+    let omitted =
+        |f: &GoField, empty: bool, zero: bool| (f.omitempty && empty) || (f.omitzero && zero);
+    // Per input field, by index: `None` drops it, `Some` replaces its value.
+    let mut edits: Vec<(usize, Option<Value>)> = Vec::new();
+    for (i, (name, v)) in input.iter().enumerate() {
+        let Some(f) = fields.iter().find(|f| f.json == *name) else {
+            edits.push((i, None)); // unknown fields are dropped
+            continue;
+        };
+        let e = encode(types, &f.ty, v);
+        if omitted(f, e.empty, e.zero) {
+            edits.push((i, None));
+        } else if let Some(new) = e.changed {
+            edits.push((i, Some(new)));
         }
-        (Special::MicroTime, Some(Value::String(t))) => {
-            Encoded::kept(Value::String(micro_time(&t).unwrap_or(t)))
-        }
-        (Special::Quantity, None) => Encoded::kept(Value::String("0".into())),
-        (Special::Quantity, Some(mut v)) => {
-            canonical_quantity(&mut v);
-            Encoded::kept(v)
-        }
-        (Special::IntOrString, None) => Encoded::kept(Value::Int(0)),
-        (Special::Raw, None) => Encoded::new(Value::Null, true),
-        (_, Some(v)) => Encoded::kept(v),
     }
+    let mut added = Vec::new();
+    for f in fields {
+        if input.contains_key(&f.json) {
+            continue;
+        }
+        let z = zero(types, &f.ty);
+        if !omitted(f, z.empty, z.zero) {
+            added.push((f.json.clone(), z.value));
+        }
+    }
+    if edits.is_empty() && added.is_empty() {
+        return None;
+    }
+    let mut out = input.clone();
+    // From the back, so that removing a field leaves the indexes still to come valid.
+    for (i, edit) in edits.into_iter().rev() {
+        match edit {
+            Some(v) => {
+                if let Some((_, slot)) = out.get_index_mut(i) {
+                    *slot = v;
+                }
+            }
+            None => {
+                out.shift_remove_index(i);
+            }
+        }
+    }
+    out.extend(added);
+    Some(out)
+}
+
+fn special(s: Special, input: &Value) -> Encoded {
+    let Value::String(text) = input else {
+        return match (s, input) {
+            (Special::Quantity, v) => Encoded::kept(canonical_quantity_of(v).map(Value::String)),
+            _ => Encoded::kept(None),
+        };
+    };
+    let changed = match s {
+        Special::Time => match Time::parse(text) {
+            // Most stored times are canonical already: the string is kept.
+            Ok(parsed) if parsed.rfc3339_bytes().is_some_and(|b| b == text.as_bytes()) => None,
+            Ok(parsed) => Some(parsed.to_string()),
+            Err(_) => None,
+        },
+        Special::MicroTime => micro_time(text),
+        Special::Quantity => canonical_quantity_of(input),
+        Special::IntOrString | Special::Raw => None,
+    };
+    Encoded::kept(changed.filter(|c| c != text).map(Value::String))
 }
 
 /// `MicroTime`'s encoding: UTC, six fraction digits (`2006-01-02T15:04:05.000000Z`).
@@ -200,14 +288,18 @@ fn micro_time(text: &str) -> Option<String> {
 
 /// Rewrites a quantity (string or number) to its canonical string; leaves anything else.
 pub(crate) fn canonical_quantity(v: &mut Value) {
-    let text = match v {
-        Value::String(s) => s.clone(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => format_float(*f),
-        _ => return,
-    };
-    if let Some(c) = quantity::canonicalize(&text) {
+    if let Some(c) = canonical_quantity_of(v) {
         *v = Value::String(c);
+    }
+}
+
+/// The canonical string of a quantity (string or number), if it is one.
+fn canonical_quantity_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => quantity::canonicalize(s),
+        Value::Int(i) => quantity::canonicalize(&i.to_string()),
+        Value::Float(f) => quantity::canonicalize(&format_float(*f)),
+        _ => None,
     }
 }
 
