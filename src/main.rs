@@ -4,25 +4,31 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: a run is mostly building and dropping small maps,
+/// lists and strings, from several threads at once. glibc's malloc spent a third of the
+/// instructions of a large run (its per-thread arenas also lock when a worker frees what the
+/// reading thread allocated); mimalloc's thread-local free lists make the 50 MB stream about a
+/// fifth faster and a one-object apply about a fifth fewer instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
-    grow_heaps_in_large_steps();
+    no_transparent_huge_pages();
     // The whole command runs on one deep-stack thread, so input nested as deep as the reader
     // accepts cannot overflow the stack in the recursive walks.
     kssa::stack::with_deep_stack(cli::main)
 }
 
-/// glibc grows a thread's arena (all of a one-object run works on the deep-stack thread) by
-/// one `mprotect` call every few pages: over a hundred calls for one Deployment, more time
-/// than the work. A 16 MiB top pad grows it in large steps; the pages are still only touched
-/// when used, so memory use does not change. (One arena for all threads would also avoid the
-/// calls, but makes the workers of a many-object run wait on its lock: twice as slow.)
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn grow_heaps_in_large_steps() {
-    // SAFETY: `mallopt` only sets an allocator parameter; no thread has been started yet.
+/// mimalloc asks for transparent huge pages on its memory; the kernel then clears 2 MiB at the
+/// first touch of each, which costs a short run more than the page-table savings win back
+/// (measured: a one-object apply 3.7 -> 3.55 ms and the 50 MB stream 4.3 -> 4.0 s without).
+#[cfg(target_os = "linux")]
+fn no_transparent_huge_pages() {
+    // SAFETY: `prctl(PR_SET_THP_DISABLE)` only sets a flag of this process.
     unsafe {
-        libc::mallopt(libc::M_TOP_PAD, 16 << 20);
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn grow_heaps_in_large_steps() {}
+#[cfg(not(target_os = "linux"))]
+fn no_transparent_huge_pages() {}

@@ -207,7 +207,13 @@ impl<'a> Updater<'a> {
         let merged = self
             .prune(merged, version, &managers, manager, last.as_ref())
             .map_err(|e| UpdateError::failed("failed to prune fields", e))?;
-        self.update_owners(live, &merged, version, &mut managers, manager, force)?;
+        // Only other managers' fields can conflict or be taken away: without any (a create,
+        // or the applier alone), the comparison would decide nothing.
+        if managers.keys().any(|m| m != manager) {
+            self.update_owners(live, &merged, version, &mut managers, manager, force)?;
+        } else {
+            managers.retain(|_, vs| !vs.set.is_empty());
+        }
         if !self.return_input_on_noop && *live == merged {
             return Ok(ApplyOutcome::Unchanged { managers });
         }
