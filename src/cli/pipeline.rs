@@ -15,8 +15,14 @@ use std::sync::Mutex;
 /// (times the worker count), which bounds memory by a few objects rather than by the input.
 const WINDOW_PER_WORKER: usize = 16;
 
-fn worker_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+/// The threads to run `jobs` jobs on: one per core, at most 8. One job needs no count of the
+/// cores (which reads the cgroup's CPU quota files: more system calls than a one-object run
+/// makes otherwise).
+fn worker_count(jobs: usize) -> usize {
+    if jobs <= 1 {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8).min(jobs))
 }
 
 /// `f` over every item on up to [`worker_count`] threads (each with the deep stack the
@@ -26,7 +32,7 @@ pub fn map_in_order<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
 ) -> std::io::Result<Vec<R>> {
-    let workers = worker_count().min(items.len());
+    let workers = worker_count(items.len());
     if workers <= 1 {
         return Ok(items.iter().map(f).collect());
     }
@@ -73,7 +79,7 @@ pub fn for_each_predicted<R: Send>(
         sink,
     };
     let live = std::mem::take(&mut loaded.live);
-    let workers = worker_count().min(loaded.count.max(1));
+    let workers = worker_count(loaded.count);
     let predict = |pair: &Pair| {
         let mut warned = Vec::new();
         let out = predict_one(pair, &live, args, &now, &mut warned).map(|mut p| work(&mut p));

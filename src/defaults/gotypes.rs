@@ -2,7 +2,6 @@
 //! `k8s-1.36.gotypes`: each struct's encoded fields in Go order with their `json` tag options,
 //! named types, and the package of each group-version. The typed round trip walks them.
 
-use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -108,13 +107,13 @@ pub(crate) enum Decl {
     Special(Special),
 }
 
-/// Every declaration, by `<package>.<Type>`. Only the names are indexed up front; a
-/// declaration is parsed the first time it is asked for, so a run that round-trips one
+/// Every declaration, by `<package>.<Type>`. Nothing is parsed up front: the generator writes
+/// the declarations sorted by name, so a name is found by binary search over their lines, and
+/// a declaration is parsed the first time it is asked for. A run that round-trips one
 /// Deployment reads a few dozen of the table's ~1,400 lines, not all of them.
 #[derive(Debug, Default)]
 pub(crate) struct GoTypes {
-    names: FxHashMap<&'static str, DeclId>,
-    /// Each declaration's line (`S …` or `T …`), by id.
+    /// Each declaration's line (`S …` or `T …`), by id, in name order.
     lines: Vec<&'static str>,
     decls: Vec<OnceLock<Decl>>,
     /// (group, version) → package key.
@@ -131,6 +130,11 @@ const SPECIALS: &[(&str, Special)] = &[
     ("runtime.RawExtension", Special::Raw),
     ("runtime.Unknown", Special::Raw),
 ];
+
+/// A declaration line's name: its second word.
+fn name_of(line: &str) -> &str {
+    crate::lines::second_word(line)
+}
 
 /// A raw field before inline structs are spliced in: `json|flags|type`.
 struct RawField<'a> {
@@ -160,25 +164,26 @@ impl GoTypes {
 
     fn index(text: &'static str) -> GoTypes {
         let mut types = GoTypes::default();
-        types.names.reserve(text.len() / 128);
         for line in crate::lines::split_lines(text) {
-            // Only the name is read here (byte scans, no tokenizing): this runs at every start.
-            let Some(rest) = line.strip_prefix("S ").or_else(|| line.strip_prefix("T ")) else {
-                if let Some(rest) = line.strip_prefix("P ") {
-                    let mut words = crate::lines::split_spaces(rest);
-                    let key = words.next().unwrap_or("");
-                    let group = words.next().filter(|g| *g != "-").unwrap_or("");
-                    let version = words.next().unwrap_or("");
-                    types.packages.insert((group, version), key);
-                }
-                continue;
-            };
-            let name = crate::lines::first_word(rest);
-            types.names.insert(name, types.lines.len());
-            types.lines.push(line);
-            types.decls.push(OnceLock::new());
+            if line.starts_with("S ") || line.starts_with("T ") {
+                types.lines.push(line);
+                types.decls.push(OnceLock::new());
+            } else if let Some(rest) = line.strip_prefix("P ") {
+                let mut words = crate::lines::split_spaces(rest);
+                let key = words.next().unwrap_or("");
+                let group = words.next().filter(|g| *g != "-").unwrap_or("");
+                let version = words.next().unwrap_or("");
+                types.packages.insert((group, version), key);
+            }
         }
         types
+    }
+
+    /// The declaration named `name` (`core/v1.PodSpec`).
+    fn find(&self, name: &str) -> Option<DeclId> {
+        self.lines
+            .binary_search_by(|line| name_of(line).cmp(name))
+            .ok()
     }
 
     /// Parses declaration `id` from its line.
@@ -206,7 +211,7 @@ impl GoTypes {
         }
         for f in raw_fields(line) {
             if f.flags.contains('i') {
-                if let (Some(&inner), true) = (self.names.get(f.ty), depth < 8) {
+                if let (Some(inner), true) = (self.find(f.ty), depth < 8) {
                     self.splice(inner, out, depth + 1);
                 }
                 continue;
@@ -244,10 +249,7 @@ impl GoTypes {
             "uint16" => GoType::Int(IntWidth::U16),
             "uint32" => GoType::Int(IntWidth::U32),
             "uint" | "uint64" => GoType::Int(IntWidth::U64),
-            name => self
-                .names
-                .get(name)
-                .map_or(GoType::Opaque, |&id| GoType::Named(id)),
+            name => self.find(name).map_or(GoType::Opaque, GoType::Named),
         }
     }
 
@@ -257,13 +259,13 @@ impl GoTypes {
 
     /// The declaration's `<package>.<Type>` (`core/v1.PodSpec`).
     pub fn decl_name(&self, id: DeclId) -> &str {
-        self.lines[id].split_whitespace().nth(1).unwrap_or("")
+        name_of(self.lines[id])
     }
 
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<DeclId> {
         let package = self.packages.get(&(group, version))?;
-        let id = *self.names.get(format!("{package}.{kind}").as_str())?;
+        let id = self.find(&format!("{package}.{kind}"))?;
         matches!(self.decl(id), Decl::Struct(_)).then_some(id)
     }
 }
@@ -288,7 +290,7 @@ mod tests {
         assert!(field(t, pod, "metadata").omitempty);
         assert!(t.kind("apps", "v1beta1", "Deployment").is_some());
         assert!(t.kind("apps", "v1", "Nope").is_none());
-        let volume = t.names["core/v1.Volume"];
+        let volume = t.find("core/v1.Volume").unwrap();
         assert!(matches!(
             field(t, volume, "configMap").ty,
             GoType::Pointer(_)
@@ -296,9 +298,19 @@ mod tests {
     }
 
     #[test]
+    fn declarations_are_sorted_by_name_for_binary_search() {
+        let t = GoTypes::builtin();
+        assert!(t.lines.len() > 1000);
+        assert!(t.lines.windows(2).all(|w| name_of(w[0]) < name_of(w[1])));
+        for (id, line) in t.lines.iter().enumerate() {
+            assert_eq!(t.find(name_of(line)), Some(id));
+        }
+    }
+
+    #[test]
     fn creation_timestamp_is_omitzero_time() {
         let t = GoTypes::builtin();
-        let meta = t.names["meta/v1.ObjectMeta"];
+        let meta = t.find("meta/v1.ObjectMeta").unwrap();
         let f = field(t, meta, "creationTimestamp");
         assert!(f.omitzero && f.omitempty);
         let GoType::Named(id) = f.ty else { panic!() };

@@ -19,8 +19,7 @@ pub const TOPOLOGY_DELTAS: &str = include_str!("k8s-older.topology-delta");
 #[derive(Debug)]
 pub struct BuiltinSchemas {
     kinds: Vec<KindInfo>,
-    /// Type name → its `T` line.
-    types: FxHashMap<&'static str, &'static str>,
+    types: TypeLines,
     cache: Mutex<HashMap<String, Arc<Schema>>>,
 }
 
@@ -67,13 +66,11 @@ impl BuiltinSchemas {
     /// Indexes a full topology text: parses the kind lines and records each type line.
     pub fn index(text: &'static str) -> Result<BuiltinSchemas, SchemaError> {
         let mut kinds = Vec::new();
-        // About a thousand types: sized once instead of rehashed as it grows.
-        let mut types = FxHashMap::with_capacity_and_hasher(1024, Default::default());
+        let mut types = TypeLines::default();
         for line in crate::lines::split_lines(text) {
             // The embedded files have no `\r`; `lines` would strip one.
-            if let Some(rest) = line.strip_prefix("T ") {
-                let name = crate::lines::first_word(rest);
-                types.insert(name, line);
+            if line.starts_with("T ") {
+                types.sorted.push(line);
             } else if line.starts_with("K ") {
                 kinds.push(parse_kind(line)?);
             } else if !line.is_empty() && !line.starts_with('#') {
@@ -103,11 +100,10 @@ impl BuiltinSchemas {
             .map(|k| ((k.group.clone(), k.version.clone(), k.kind.clone()), k))
             .collect();
         for line in version_delta_lines(deltas, version) {
-            if let Some(rest) = line.strip_prefix("T ") {
-                let name = crate::lines::first_word(rest);
-                b.types.insert(name, line);
+            if line.starts_with("T ") {
+                b.types.changed.insert(name_of(line), Some(line));
             } else if let Some(name) = line.strip_prefix("-T ") {
-                b.types.remove(name);
+                b.types.changed.insert(name, None);
             } else if line.starts_with("K ") {
                 let k = parse_kind(line)?;
                 kinds.insert((k.group.clone(), k.version.clone(), k.kind.clone()), k);
@@ -148,12 +144,12 @@ impl BuiltinSchemas {
     }
 
     pub fn has_type(&self, type_name: &str) -> bool {
-        self.types.contains_key(type_name)
+        self.types.get(type_name).is_some()
     }
 
     /// The type names, unordered.
-    pub fn type_names(&self) -> impl Iterator<Item = &str> {
-        self.types.keys().copied()
+    pub fn type_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.types.names()
     }
 
     /// The schema of a type: the type, every type it reaches, and the untyped helpers. Cached.
@@ -199,9 +195,10 @@ impl BuiltinSchemas {
             named_refs(&def.atom, &mut refs);
             for name in refs {
                 if name != UNTYPED_ATOMIC && name != UNTYPED_DEDUCED && !seen.contains(name) {
-                    let (key, _) = self
+                    let key = self
                         .types
-                        .get_key_value(name)
+                        .get(name)
+                        .map(name_of)
                         .ok_or_else(|| SchemaError::UnknownType(name.to_string()))?;
                     seen.insert(key);
                     queue.push(key);
@@ -230,6 +227,41 @@ impl BuiltinSchemas {
             .ok_or_else(|| SchemaError::UnknownType(name.to_string()))?;
         parse_type(line)
     }
+}
+
+/// Type name → its `T` line. The topology generator writes the newest version's lines sorted
+/// by name, so they are found by binary search instead of hashed at every start; an older
+/// version's delta lies on top.
+#[derive(Debug, Default)]
+struct TypeLines {
+    sorted: Vec<&'static str>,
+    /// Types the delta replaces or adds (`Some`) or removes (`None`).
+    changed: FxHashMap<&'static str, Option<&'static str>>,
+}
+
+impl TypeLines {
+    fn get(&self, name: &str) -> Option<&'static str> {
+        match self.changed.get(name) {
+            Some(changed) => *changed,
+            None => self
+                .sorted
+                .binary_search_by(|line| name_of(line).cmp(name))
+                .ok()
+                .map(|i| self.sorted[i]),
+        }
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        let kept = self.sorted.iter().map(|l| name_of(l));
+        let kept = kept.filter(|n| !self.changed.contains_key(n));
+        let changed = self.changed.iter().filter(|(_, l)| l.is_some());
+        kept.chain(changed.map(|(n, _)| *n))
+    }
+}
+
+/// A `T` line's type name: its second word.
+fn name_of(line: &'static str) -> &'static str {
+    crate::lines::second_word(line)
 }
 
 /// The type names an atom refers to, depth first (with repeats).
@@ -294,6 +326,26 @@ mod tests {
             generated.topology_deltas == committed.topology_deltas,
             "k8s-older.topology-delta {stale}"
         );
+    }
+
+    #[test]
+    fn type_lines_are_sorted_by_name_for_binary_search() {
+        let b = builtin();
+        assert!(b.types.sorted.len() > 500);
+        assert!(b
+            .types
+            .sorted
+            .windows(2)
+            .all(|w| name_of(w[0]) < name_of(w[1])));
+        assert!(b.has_type("io.k8s.api.apps.v1.DeploymentSpec"));
+        assert!(!b.has_type("io.k8s.api.apps.v1.Nope"));
+        let old = builtin_for(KubeVersion::OLDEST);
+        assert_eq!(old.type_names().count(), {
+            let mut names: Vec<&str> = old.type_names().collect();
+            names.sort_unstable();
+            names.dedup();
+            names.len()
+        });
     }
 
     #[test]
