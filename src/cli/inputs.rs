@@ -489,11 +489,10 @@ impl Loaded {
         // Objects may only be checked one source at a time when no manifest defines a CRD
         // that an earlier one would need.
         let defer = defer_above.is_some_and(|limit| size > limit)
-            && !slots.iter().flatten().any(|t| {
-                t.bytes
-                    .windows(b"CustomResourceDefinition".len())
-                    .any(|w| w == b"CustomResourceDefinition")
-            });
+            && !slots
+                .iter()
+                .flatten()
+                .any(|t| memchr::memmem::find(&t.bytes, b"CustomResourceDefinition").is_some());
         let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
         let mut texts = Vec::with_capacity(slots.len());
         let mut parsed: Vec<Vec<Object>> = Vec::new();

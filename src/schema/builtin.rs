@@ -70,7 +70,7 @@ impl BuiltinSchemas {
         for line in crate::lines::split_lines(text) {
             // The embedded files have no `\r`; `lines` would strip one.
             if line.starts_with("T ") {
-                types.sorted.push(line);
+                types.sorted.push((name_of(line), line));
             } else if line.starts_with("K ") {
                 kinds.push(parse_kind(line)?);
             } else if !line.is_empty() && !line.starts_with('#') {
@@ -234,7 +234,8 @@ impl BuiltinSchemas {
 /// version's delta lies on top.
 #[derive(Debug, Default)]
 struct TypeLines {
-    sorted: Vec<&'static str>,
+    /// (name, line), in name order.
+    sorted: Vec<(&'static str, &'static str)>,
     /// Types the delta replaces or adds (`Some`) or removes (`None`).
     changed: FxHashMap<&'static str, Option<&'static str>>,
 }
@@ -245,14 +246,14 @@ impl TypeLines {
             Some(changed) => *changed,
             None => self
                 .sorted
-                .binary_search_by(|line| name_of(line).cmp(name))
+                .binary_search_by(|(n, _)| (*n).cmp(name))
                 .ok()
-                .map(|i| self.sorted[i]),
+                .map(|i| self.sorted[i].1),
         }
     }
 
     fn names(&self) -> impl Iterator<Item = &str> + '_ {
-        let kept = self.sorted.iter().map(|l| name_of(l));
+        let kept = self.sorted.iter().map(|(n, _)| *n);
         let kept = kept.filter(|n| !self.changed.contains_key(n));
         let changed = self.changed.iter().filter(|(_, l)| l.is_some());
         kept.chain(changed.map(|(n, _)| *n))
@@ -332,11 +333,7 @@ mod tests {
     fn type_lines_are_sorted_by_name_for_binary_search() {
         let b = builtin();
         assert!(b.types.sorted.len() > 500);
-        assert!(b
-            .types
-            .sorted
-            .windows(2)
-            .all(|w| name_of(w[0]) < name_of(w[1])));
+        assert!(b.types.sorted.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(b.has_type("io.k8s.api.apps.v1.DeploymentSpec"));
         assert!(!b.has_type("io.k8s.api.apps.v1.Nope"));
         let old = builtin_for(KubeVersion::OLDEST);

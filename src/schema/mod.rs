@@ -74,7 +74,14 @@ pub struct MapType {
     pub unions: Vec<Union>,
     pub element_type: TypeRef,
     pub element_relationship: ElementRelationship,
-    field_index: rustc_hash::FxHashMap<String, usize>,
+    /// (hash of the name, index into `fields`), sorted: a lookup is one hash and a binary
+    /// search over integers, and building it clones no name (schemas are built at every start).
+    field_index: Vec<(u64, u32)>,
+}
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(name)
 }
 
 impl MapType {
@@ -84,11 +91,12 @@ impl MapType {
         element_type: TypeRef,
         element_relationship: ElementRelationship,
     ) -> MapType {
-        let field_index = fields
+        let mut field_index: Vec<(u64, u32)> = fields
             .iter()
             .enumerate()
-            .map(|(i, f)| (f.name.clone(), i))
+            .map(|(i, f)| (name_hash(&f.name), i as u32))
             .collect();
+        field_index.sort_unstable();
         MapType {
             fields,
             unions,
@@ -99,7 +107,13 @@ impl MapType {
     }
 
     pub fn field(&self, name: &str) -> Option<&StructField> {
-        self.field_index.get(name).map(|&i| &self.fields[i])
+        let hash = name_hash(name);
+        let first = self.field_index.partition_point(|&(h, _)| h < hash);
+        self.field_index[first..]
+            .iter()
+            .take_while(|&&(h, _)| h == hash)
+            .map(|&(_, i)| &self.fields[i as usize])
+            .find(|f| f.name == name)
     }
 
     /// The type of the value under `name`: the struct field's, else the element type.
