@@ -324,9 +324,6 @@ pub(super) fn write_back(
 /// printed as it comes through the pipeline, so memory does not grow with the input.
 fn run_streaming(args: Args) -> anyhow::Result<Status> {
     let mut loaded = Loaded::load_streaming(&args.inputs, false, !args.apply.store.no_defaults)?;
-    for n in &loaded.notices {
-        eprintln!("{n}");
-    }
     let format = match args.output {
         ApplyOutput::Name => OutputFormat::Name,
         _ => OutputFormat::Yaml,

@@ -311,9 +311,6 @@ fn notice_after_decoding(
 /// Unified output, object by object through the pipeline: memory does not grow with the input.
 fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Status> {
     let mut loaded = Loaded::load_streaming(&args.inputs, false, !args.apply.store.no_defaults)?;
-    for n in &loaded.notices {
-        eprintln!("{n}");
-    }
     let style = Style { color };
     let (mut out, mut err) = (Held::new(), Held::new());
     let mut summary = Summary::default();

@@ -2,6 +2,7 @@
 //! `--live`, `--schema`, `-n`, the apply flags), and their second stage: loading every input,
 //! resolving schemas, and pairing each manifest with its live object.
 
+use super::deferred::Deferred;
 use anyhow::Context as _;
 use kssa::io::{
     check_manifest, expand_paths, managed_fields_error, objects_of, read_source, skipped_file,
@@ -256,18 +257,8 @@ pub struct Loaded {
     deferred: Option<Deferred>,
 }
 
-/// What reading the manifests a second time needs: their bytes, the schemas (with the CRDs the
-/// manifests define) and the live objects by identity.
-struct Deferred {
-    texts: Vec<SourceText>,
-    registry: SchemaRegistry,
-    live_index: HashMap<ObjectKey, usize>,
-    args: InputArgs,
-    validate: bool,
-}
-
 /// How manifests and live objects are read.
-fn object_options(args: &InputArgs) -> ReadOptions {
+pub(super) fn object_options(args: &InputArgs) -> ReadOptions {
     ReadOptions {
         recursive: args.recursive,
         skip_non_objects: args.skip_non_objects,
@@ -277,7 +268,7 @@ fn object_options(args: &InputArgs) -> ReadOptions {
 
 /// Manifests above this many bytes are checked first and read again object by object while
 /// merging, so memory stays bounded by the largest object rather than by the input.
-const KEEP_LIMIT: usize = 8 << 20;
+pub(super) const KEEP_LIMIT: usize = 8 << 20;
 
 /// Every input error at once, shown as lines that each start with `error: `; kept typed so
 /// CI reports (`-o sarif`, `-o junit`) can locate each one.
@@ -293,7 +284,7 @@ impl std::fmt::Display for InputErrors {
 
 impl std::error::Error for InputErrors {}
 
-fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
+pub(super) fn input_errors(errors: Vec<InputError>) -> anyhow::Error {
     anyhow::Error::new(InputErrors(errors))
 }
 
@@ -348,23 +339,23 @@ fn read_all(
     out
 }
 
-fn is_crd(o: &Object) -> bool {
+pub(super) fn is_crd(o: &Object) -> bool {
     o.kind() == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
 }
 
 /// The per-manifest checks of [`Loaded::load`]; `checked` skips what a first pass already did.
-struct PairMaker<'r> {
-    registry: &'r SchemaRegistry,
-    live_index: &'r HashMap<ObjectKey, usize>,
-    args: &'r InputArgs,
-    validate: bool,
+pub(super) struct PairMaker<'r> {
+    pub registry: &'r SchemaRegistry,
+    pub live_index: &'r HashMap<ObjectKey, usize>,
+    pub args: &'r InputArgs,
+    pub validate: bool,
 }
 
 impl PairMaker<'_> {
     /// Checks a manifest, resolves its schema, fills in its namespace and finds its live
     /// object; a deduced schema's notice goes to `notices` unless `checked`. Returns the pair
     /// and the object's identity.
-    fn pair(
+    pub fn pair(
         &self,
         mut manifest: Object,
         checked: bool,
@@ -621,7 +612,15 @@ impl Loaded {
             }
         };
         let mut skipped = Vec::new();
-        if defer {
+        // Errors found so far must come before the manifests', so the manifests are then all
+        // checked first; else they are checked in the one pass that merges them.
+        let checked = defer
+            && !(source_errors.iter().all(Vec::is_empty)
+                && live_errors.is_empty()
+                && super::deferred::one_pass_possible(&texts));
+        if defer && !checked {
+            count = super::deferred::estimated_objects(&texts);
+        } else if defer {
             let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
             for (text, errs) in texts.iter().zip(with_text) {
                 kssa::io::each_object(text, objects, &mut skipped, |o| match o {
@@ -658,6 +657,7 @@ impl Loaded {
             live_index: index,
             args: args.clone(),
             validate,
+            checked,
         });
         Ok(Loaded {
             pairs,
@@ -671,38 +671,18 @@ impl Loaded {
 
     /// Hands every pair to `f` in order: the kept ones, or those of manifests read again.
     /// Stops at the first error `f` returns.
-    pub fn each_pair(
-        &mut self,
-        mut f: impl FnMut(Pair) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        let Some(d) = &self.deferred else {
-            return std::mem::take(&mut self.pairs).into_iter().try_for_each(f);
-        };
-        let maker = PairMaker {
-            registry: &d.registry,
-            live_index: &d.live_index,
-            args: &d.args,
-            validate: d.validate,
-        };
-        let mut result = Ok(());
-        for text in &d.texts {
-            let options = object_options(&d.args);
-            kssa::io::each_object(text, options, &mut Vec::new(), |o| {
-                if result.is_err() {
-                    return;
-                }
-                result = o
-                    .map_err(|e| vec![e])
-                    .and_then(|o| maker.pair(o, true, &mut Vec::new()))
-                    .map(|(pair, _)| pair)
-                    .map_err(input_errors)
-                    .and_then(&mut f);
-            });
-            if result.is_err() {
-                break;
-            }
+    pub fn each_pair(&mut self, f: impl FnMut(Pair) -> anyhow::Result<()>) -> anyhow::Result<()> {
+        let Loaded {
+            pairs,
+            notices,
+            count,
+            deferred,
+            ..
+        } = self;
+        match deferred {
+            Some(d) => d.each_pair(notices, count, f),
+            None => std::mem::take(pairs).into_iter().try_for_each(f),
         }
-        result
     }
 }
 
@@ -801,10 +781,6 @@ mod tests {
         let kept = Loaded::load(&a).unwrap();
         let mut deferred = Loaded::read(&a, true, true, Some(0)).unwrap();
         assert!(deferred.pairs.is_empty() && deferred.deferred.is_some());
-        assert_eq!(
-            (deferred.count, &deferred.notices),
-            (kept.count, &kept.notices)
-        );
         let mut again = Vec::new();
         deferred
             .each_pair(|p| {
@@ -812,6 +788,11 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+        // Read in one pass, they are counted and their notices found as they are read.
+        assert_eq!(
+            (deferred.count, &deferred.notices),
+            (kept.count, &kept.notices)
+        );
         assert_eq!(again.len(), kept.pairs.len());
         for (d, k) in again.iter().zip(&kept.pairs) {
             assert_eq!(d.manifest.origin, k.manifest.origin);
@@ -820,41 +801,62 @@ mod tests {
         }
     }
 
-    /// Deferring changes nothing in what is reported about bad input, nor its order.
+    /// Deferring changes nothing in what is reported about bad input, nor its order, whether
+    /// the manifests are checked in a first pass (a backslash in them) or while merging.
     #[test]
     fn deferred_manifests_report_the_same_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let files = [
-            (
-                "a.yaml",
-                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
-            ),
-            (
-                "b.yaml",
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
-            ),
-            (
-                "c.yaml",
-                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: 1\n",
-            ),
-        ];
-        let paths: Vec<PathBuf> = files
-            .iter()
-            .map(|(name, text)| {
-                let p = dir.path().join(name);
-                std::fs::write(&p, text).unwrap();
-                p
-            })
-            .collect();
-        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
-        let a = args(&refs, &[]);
-        let kept = Loaded::load(&a).err().unwrap().to_string();
-        let deferred = Loaded::read(&a, true, true, Some(0))
-            .err()
-            .unwrap()
-            .to_string();
-        assert_eq!(deferred, kept);
-        assert_eq!(kept.matches("\nerror: ").count(), 2, "{kept}");
+        for (first_pass, comment) in [(false, ""), (true, "# a\\b\n")] {
+            let dir = tempfile::tempdir().unwrap();
+            let files = [
+                (
+                    "a.yaml",
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
+                ),
+                (
+                    "b.yaml",
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
+                ),
+                (
+                    "c.yaml",
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: 1\n",
+                ),
+                (
+                    "d.yaml",
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+                ),
+            ];
+            let paths: Vec<PathBuf> = files
+                .iter()
+                .map(|(name, text)| {
+                    let p = dir.path().join(name);
+                    std::fs::write(&p, format!("{comment}{text}")).unwrap();
+                    p
+                })
+                .collect();
+            let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+            let a = args(&refs, &[]);
+            let kept = Loaded::load(&a).err().unwrap().to_string();
+            let deferred = match Loaded::read(&a, true, true, Some(0)) {
+                Err(e) => e,
+                Ok(mut loaded) => {
+                    assert!(!first_pass);
+                    let mut fed = 0;
+                    let e = loaded
+                        .each_pair(|_| {
+                            fed += 1;
+                            Ok(())
+                        })
+                        .err()
+                        .unwrap();
+                    // Nothing after the first error reaches the pipeline.
+                    assert_eq!(fed, 1);
+                    e
+                }
+            };
+            assert_eq!(deferred.to_string(), kept);
+            assert_eq!(kept.matches("\nerror: ").count(), 3, "{kept}");
+            assert!(kept.contains("the same object is also given at"), "{kept}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod apply;
 mod client_side;
 mod completions;
 mod conflicts;
+mod deferred;
 mod diff;
 mod exit;
 mod ignore;

@@ -62,7 +62,8 @@ pub fn map_in_order<T: Sync, R: Send>(
 
 /// Runs every apply request of `loaded`: `work` turns each prediction into its output on a
 /// worker thread, `sink` takes the outputs in input order. Errors of the apply step are
-/// collected, every one reported together as `predict` does.
+/// collected, every one reported together as `predict` does. The input's notices are printed
+/// here, at the end (manifests read while merging add theirs as they are read).
 pub fn for_each_predicted<R: Send>(
     loaded: &mut Loaded,
     args: &ApplyArgs,
@@ -92,7 +93,7 @@ pub fn for_each_predicted<R: Send>(
         run_on_workers(loaded, workers, &predict, &mut outcomes)
     };
     loaded.live = live;
-    outcomes.finish(result)
+    outcomes.finish(result, &loaded.notices)
 }
 
 /// Objects go to the workers this many at a time at most, so that a run over many small
@@ -202,14 +203,19 @@ impl<S> Outcomes<S> {
         }
     }
 
-    fn finish(self, result: anyhow::Result<()>) -> anyhow::Result<()> {
+    /// Ends the run: on an input error, that error alone; else the input's notices and
+    /// kubectl's warnings (first, as when every object is applied before printing), then the
+    /// apply errors.
+    fn finish(self, result: anyhow::Result<()>, notices: &[String]) -> anyhow::Result<()> {
         if let Some(b) = self.bar {
             b.finish_and_clear();
         }
-        // kubectl's warnings come first, as they do when every object is applied before
-        // printing.
-        self.warnings.write_to(&mut std::io::stderr().lock())?;
         result?;
+        let mut stderr = std::io::stderr().lock();
+        for n in notices {
+            writeln!(stderr, "{n}")?;
+        }
+        self.warnings.write_to(&mut stderr)?;
         anyhow::ensure!(self.errors.is_empty(), "{}", self.errors.join("\nerror: "));
         Ok(())
     }

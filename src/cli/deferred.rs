@@ -1,0 +1,171 @@
+//! Manifests too large to keep (above [`super::inputs::KEEP_LIMIT`] bytes): read object by object
+//! while the pipeline merges them, so memory stays bounded by the largest object.
+//!
+//! Usually they are read only there, once, and checked as they are read: every input error
+//! (YAML, a manifest's checks, an object given twice) is still collected and reported together,
+//! and once one is found no more objects go to the pipeline, whose output is held until the end
+//! and so never printed. Where the checks must all come first (errors already found in other
+//! inputs, or text a custom resource definition could hide in), a first pass checks everything
+//! and the pipeline's pass only reads again.
+
+use super::inputs::{input_errors, is_crd, object_options, InputArgs, Pair, PairMaker};
+use kssa::io::{InputError, ObjectKey, Origin, SourceText};
+use kssa::kube::SchemaRegistry;
+use std::collections::HashMap;
+
+/// What reading the manifests while merging needs: their bytes, the schemas and the live
+/// objects by identity.
+pub(super) struct Deferred {
+    pub texts: Vec<SourceText>,
+    pub registry: SchemaRegistry,
+    pub live_index: HashMap<ObjectKey, usize>,
+    pub args: InputArgs,
+    pub validate: bool,
+    /// Whether a first pass already checked every manifest.
+    pub checked: bool,
+}
+
+/// Whether the manifests may be read in one pass, checked as they go: no `CustomResourceDefinition`
+/// can be among them. The byte search before this found no such word; only an escape in a
+/// double-quoted YAML or JSON string (`\u0043ustom…`) could still spell one, and those all start
+/// with a backslash. (A CRD must be registered before the objects after it are read, which
+/// needs a first pass.)
+pub(super) fn one_pass_possible(texts: &[SourceText]) -> bool {
+    texts
+        .iter()
+        .all(|t| memchr::memchr(b'\\', &t.bytes).is_none())
+}
+
+/// A guess at the number of objects: one per document, for sizing the work and the progress
+/// bar before the objects are counted.
+pub(super) fn estimated_objects(texts: &[SourceText]) -> usize {
+    texts
+        .iter()
+        .map(|t| 1 + memchr::memmem::find_iter(&t.bytes, b"\n---").count())
+        .sum()
+}
+
+impl Deferred {
+    /// Hands every pair to `f` in order; stops at the first error `f` returns. Unchecked
+    /// manifests are checked here (see the module's documentation): their notices are added to
+    /// `notices` and `count` becomes the number of objects.
+    pub fn each_pair(
+        &self,
+        notices: &mut Vec<String>,
+        count: &mut usize,
+        mut f: impl FnMut(Pair) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let maker = PairMaker {
+            registry: &self.registry,
+            live_index: &self.live_index,
+            args: &self.args,
+            validate: self.validate,
+        };
+        let options = object_options(&self.args);
+        let mut read = Checks::default();
+        let mut skipped = Vec::new();
+        let mut fed = Ok(());
+        for text in &self.texts {
+            kssa::io::each_object(text, options, &mut skipped, |o| {
+                if fed.is_err() {
+                    return;
+                }
+                if self.checked {
+                    fed = o
+                        .map_err(|e| vec![e])
+                        .and_then(|o| maker.pair(o, true, &mut Vec::new()))
+                        .map_err(input_errors)
+                        .and_then(|(pair, _)| f(pair));
+                    return;
+                }
+                if let Some(pair) = read.check(&maker, o) {
+                    fed = f(pair);
+                }
+            });
+            if fed.is_err() {
+                break;
+            }
+        }
+        fed?;
+        if self.checked {
+            return Ok(());
+        }
+        *count = read.objects;
+        read.finish(skipped, notices)
+    }
+}
+
+/// The checks of an unchecked pass, in the order the first pass would report them.
+#[derive(Default)]
+struct Checks {
+    /// YAML and document errors, then the manifests' own.
+    source_errors: Vec<InputError>,
+    pair_errors: Vec<InputError>,
+    deduced: Vec<String>,
+    /// Origins, not their text: printing one locates it, which re-reads its document.
+    seen: HashMap<ObjectKey, Origin>,
+    objects: usize,
+}
+
+impl Checks {
+    /// Checks one object; returns its pair while no error has been found.
+    fn check(
+        &mut self,
+        maker: &PairMaker,
+        object: Result<kssa::io::Object, InputError>,
+    ) -> Option<Pair> {
+        let object = match object {
+            Ok(o) => o,
+            Err(e) => {
+                self.source_errors.push(e);
+                return None;
+            }
+        };
+        let (pair, key) = match maker.pair(object, false, &mut self.deduced) {
+            Ok(p) => p,
+            Err(errs) => {
+                self.pair_errors.extend(errs);
+                return None;
+            }
+        };
+        let origin = &pair.manifest.origin;
+        if is_crd(&pair.manifest) {
+            // `one_pass_possible` rules this out; should it ever happen, say so rather than
+            // resolve the objects after it without their schema.
+            self.pair_errors.push(InputError::invalid(
+                origin,
+                "",
+                "a CustomResourceDefinition in manifests read in one pass",
+            ));
+            return None;
+        }
+        if let Some(first) = self.seen.insert(key, origin.clone()) {
+            self.pair_errors.push(InputError::invalid(
+                origin,
+                "",
+                format!("the same object is also given at {first}"),
+            ));
+            return None;
+        }
+        self.objects += 1;
+        let clean = self.source_errors.is_empty() && self.pair_errors.is_empty();
+        clean.then_some(pair)
+    }
+
+    /// The errors, all together; else the notices (kinds with a deduced schema, then skipped
+    /// documents) go to `notices`.
+    fn finish(self, skipped: Vec<String>, notices: &mut Vec<String>) -> anyhow::Result<()> {
+        let mut errors = self.source_errors;
+        errors.extend(self.pair_errors);
+        if !errors.is_empty() {
+            return Err(input_errors(errors));
+        }
+        notices.extend(self.deduced);
+        notices.extend(skipped);
+        anyhow::ensure!(
+            self.objects > 0 || !notices.is_empty(),
+            "no objects passed to apply"
+        );
+        Ok(())
+    }
+}
