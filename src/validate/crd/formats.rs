@@ -1,7 +1,8 @@
 //! The string `format`s a custom resource's schema can ask for and that apiextensions keeps
 //! (`pkg/apiserver/validation/formats.go`, `supportedVersionedFormats`), checked as kube-openapi's
-//! `strfmt` registry checks them. Formats kssa does not check (email, uri, isbn, creditcard, ssn,
-//! hexcolor, rgbcolor, bsonobjectid, duration, k8s-short-name, k8s-long-name, password) pass.
+//! `strfmt` registry checks them (`strfmt/default.go`, `duration.go`, `bson.go`, and the
+//! govalidator functions kube-openapi keeps in `pkg/internal/third_party/govalidator`). Formats
+//! kssa does not check (email, uri, k8s-short-name, k8s-long-name, password) pass.
 
 use regex::Regex;
 use std::net::IpAddr;
@@ -26,7 +27,16 @@ pub fn is_invalid(format: &str, type_name: Option<&str>, s: &str) -> bool {
         "ipv6" => !(s.parse::<IpAddr>().is_ok() && s.contains(':')),
         "cidr" => !is_cidr(s),
         "mac" => !matches(&MAC, s),
-        "hostname" => s.len() > 255 || !matches(&HOSTNAME, s),
+        "hostname" => !is_hostname(s),
+        "bsonobjectid" => !(s.len() == 24 && s.bytes().all(|b| b.is_ascii_hexdigit())),
+        "isbn" => !(is_isbn10(s) || is_isbn13(s)),
+        "isbn10" => !is_isbn10(s),
+        "isbn13" => !is_isbn13(s),
+        "creditcard" => !is_credit_card(s),
+        "ssn" => !(s.len() == 11 && matches(&SSN, s)),
+        "hexcolor" => !matches(&HEX_COLOR, s),
+        "rgbcolor" => !matches(&RGB_COLOR, s),
+        "duration" => !super::duration::is_duration(s),
         _ => false,
     }
 }
@@ -67,9 +77,86 @@ static HOSTNAME: Pattern = Pattern::new(
 static MAC: Pattern = Pattern::new(
     r"(?i)^(([0-9a-f]{2}[:-]){5}|([0-9a-f]{2}[:-]){7}|([0-9a-f]{2}[:-]){19})[0-9a-f]{2}$|^(?i)(([0-9a-f]{4}\.){2}|([0-9a-f]{4}\.){3}|([0-9a-f]{4}\.){9})[0-9a-f]{4}$",
 );
+// govalidator's expressions; Go's `\d` and `\s` are ASCII (`[0-9]`, `[\t\n\f\r ]`).
+static SSN: Pattern = Pattern::new(r"^[0-9]{3}[- ]?[0-9]{2}[- ]?[0-9]{4}$");
+static HEX_COLOR: Pattern = Pattern::new(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$");
+static RGB_COLOR: Pattern = Pattern::new(
+    r"^rgb\([\t\n\f\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\f\r ]*,[\t\n\f\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\f\r ]*,[\t\n\f\r ]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[\t\n\f\r ]*\)$",
+);
+static CREDIT_CARD: Pattern = Pattern::new(
+    r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35[0-9]{3})[0-9]{11})$",
+);
 static DATE_TIME: Pattern = Pattern::new(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$",
 );
+
+/// strfmt `IsHostname`: the expression, at most 255 bytes, labels of at most 63.
+fn is_hostname(s: &str) -> bool {
+    matches(&HOSTNAME, s) && s.len() <= 255 && s.split('.').all(|label| label.len() <= 63)
+}
+
+/// govalidator `IsISBN10`: spaces and dashes dropped, nine digits and a digit or `X`, the
+/// weighted sum divisible by 11.
+fn is_isbn10(s: &str) -> bool {
+    let digits = isbn_digits(s);
+    let d = digits.as_bytes();
+    let well_formed = d.len() == 10
+        && d[..9].iter().all(u8::is_ascii_digit)
+        && (d[9].is_ascii_digit() || d[9] == b'X');
+    if !well_formed {
+        return false;
+    }
+    let head: u32 = (0..9)
+        .map(|i| (i as u32 + 1) * u32::from(d[i] - b'0'))
+        .sum();
+    let last = if d[9] == b'X' {
+        10
+    } else {
+        u32::from(d[9] - b'0')
+    };
+    (head + 10 * last).is_multiple_of(11)
+}
+
+/// govalidator `IsISBN13`: spaces and dashes dropped, 13 digits, the EAN check digit.
+fn is_isbn13(s: &str) -> bool {
+    let digits = isbn_digits(s);
+    let d = digits.as_bytes();
+    if d.len() != 13 || !d.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let sum: u32 = (0..12)
+        .map(|i| [1, 3][i % 2] * u32::from(d[i] - b'0'))
+        .sum();
+    u32::from(d[12] - b'0') == (10 - sum % 10) % 10
+}
+
+fn isbn_digits(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ' | '-'))
+        .collect()
+}
+
+/// govalidator `IsCreditCard`: every non-digit dropped, a known issuer's number, the Luhn sum.
+fn is_credit_card(s: &str) -> bool {
+    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
+    if !matches(&CREDIT_CARD, &digits) {
+        return false;
+    }
+    let sum: u32 = digits
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| {
+            let d = u32::from(b - b'0');
+            match i % 2 {
+                0 => d,
+                _ if d * 2 >= 10 => d * 2 % 10 + 1,
+                _ => d * 2,
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
 
 /// RFC 3339 full-date, with the day checked against the month.
 fn is_date(s: &str) -> bool {
@@ -162,6 +249,16 @@ mod tests {
         assert!(ok("cidr", "10.0.0.0/8") && !ok("cidr", "10.0.0.0/33"));
         assert!(ok("mac", "01:23:45:67:89:ab") && !ok("mac", "01:23"));
         assert!(ok("hostname", "example.com") && !ok("hostname", "-bad-.com"));
+        assert!(!ok("hostname", &"a".repeat(64)) && ok("hostname", &"a".repeat(63)));
+        assert!(ok("bsonobjectid", "507f1f77bcf86cd799439011") && !ok("bsonobjectid", "507f"));
+        assert!(ok("isbn10", "0-306-40615-2") && !ok("isbn10", "0-306-40615-3"));
+        assert!(ok("isbn10", "080442957X") && ok("isbn", "978-0-306-40615-7"));
+        assert!(ok("isbn13", "9780306406157") && !ok("isbn13", "9780306406158"));
+        assert!(ok("creditcard", "4111 1111 1111 1111") && !ok("creditcard", "4111111111111112"));
+        assert!(ok("ssn", "123-45-6789") && !ok("ssn", "123456789") && !ok("ssn", "123-45-678x"));
+        assert!(ok("hexcolor", "#fff") && ok("hexcolor", "A0B1C2") && !ok("hexcolor", "#ffff"));
+        assert!(ok("rgbcolor", "rgb(0, 128,255)") && !ok("rgbcolor", "rgb(256,0,0)"));
+        assert!(ok("duration", "1h30m") && ok("duration", "3 weeks") && !ok("duration", "soon"));
         // Unchecked formats and formats on other types pass.
         assert!(ok("email", "x") && !is_invalid("uuid", Some("integer"), "x"));
     }

@@ -10,6 +10,7 @@
 
 mod cel;
 mod cel_values;
+mod duration;
 mod embedded;
 mod formats;
 mod listtype;
