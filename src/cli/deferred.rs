@@ -36,15 +36,6 @@ pub(super) fn one_pass_possible(texts: &[SourceText]) -> bool {
         .all(|t| memchr::memchr(b'\\', &t.bytes).is_none())
 }
 
-/// A guess at the number of objects: one per document, for sizing the work and the progress
-/// bar before the objects are counted.
-pub(super) fn estimated_objects(texts: &[SourceText]) -> usize {
-    texts
-        .iter()
-        .map(|t| 1 + memchr::memmem::find_iter(&t.bytes, b"\n---").count())
-        .sum()
-}
-
 impl Deferred {
     /// Hands every pair to `f` in order; stops at the first error `f` returns. Unchecked
     /// manifests are checked here (see the module's documentation): their notices are added to

@@ -619,7 +619,7 @@ impl Loaded {
                 && live_errors.is_empty()
                 && super::deferred::one_pass_possible(&texts));
         if defer && !checked {
-            count = super::deferred::estimated_objects(&texts);
+            // Counted as they are read (see `known_count`).
         } else if defer {
             let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
             for (text, errs) in texts.iter().zip(with_text) {
@@ -647,8 +647,10 @@ impl Loaded {
         }
         // Nothing left because everything was skipped is fine (a commit of only values files);
         // nothing at all is an error, as it is to kubectl.
+        // Manifests read in one pass are counted there.
+        let counted = !defer || checked;
         anyhow::ensure!(
-            count > 0 || !notices.is_empty(),
+            count > 0 || !notices.is_empty() || !counted,
             "no objects passed to apply"
         );
         let deferred = defer.then(|| Deferred {
@@ -667,6 +669,15 @@ impl Loaded {
             count,
             deferred,
         })
+    }
+
+    /// How many objects there are, when known before [`Loaded::each_pair`]: manifests read
+    /// and checked in one pass are only counted by it.
+    pub fn known_count(&self) -> Option<usize> {
+        match &self.deferred {
+            Some(d) if !d.checked => None,
+            _ => Some(self.count),
+        }
     }
 
     /// Hands every pair to `f` in order: the kept ones, or those of manifests read again.

@@ -71,8 +71,11 @@ pub fn for_each_predicted<R: Send>(
     sink: impl FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let now = resolve_now(args.now.as_deref())?;
-    let bar = (loaded.count > 300 && std::io::stderr().is_terminal())
-        .then(|| indicatif::ProgressBar::new(loaded.count as u64));
+    let known = loaded.known_count();
+    let bar = std::io::stderr()
+        .is_terminal()
+        .then(|| progress_bar(known))
+        .flatten();
     let mut outcomes = Outcomes {
         bar,
         warnings: Held::new(),
@@ -80,7 +83,8 @@ pub fn for_each_predicted<R: Send>(
         sink,
     };
     let live = std::mem::take(&mut loaded.live);
-    let workers = worker_count(loaded.count);
+    // Objects not counted yet come from manifests of more than 8 MB: many of them.
+    let workers = worker_count(known.unwrap_or(usize::MAX));
     let predict = |pair: &Pair| {
         let mut warned = Vec::new();
         let out = predict_one(pair, &live, args, &now, &mut warned).map(|mut p| work(&mut p));
@@ -90,10 +94,24 @@ pub fn for_each_predicted<R: Send>(
         // A worker thread would only add its start-up to the run.
         loaded.each_pair(|pair| outcomes.take(predict(&pair)))
     } else {
-        run_on_workers(loaded, workers, &predict, &mut outcomes)
+        run_on_workers(loaded, known, workers, &predict, &mut outcomes)
     };
     loaded.live = live;
     outcomes.finish(result, &loaded.notices)
+}
+
+/// A bar over the objects of a big run, or a count of them where their number is not known.
+fn progress_bar(known: Option<usize>) -> Option<indicatif::ProgressBar> {
+    match known {
+        Some(n) => (n > 300).then(|| indicatif::ProgressBar::new(n as u64)),
+        None => {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {pos} objects") {
+                bar.set_style(style);
+            }
+            Some(bar)
+        }
+    }
 }
 
 /// Objects go to the workers this many at a time at most, so that a run over many small
@@ -104,11 +122,12 @@ type Outcome<R> = (Vec<String>, Result<R, String>);
 
 fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
     loaded: &mut Loaded,
+    known: Option<usize>,
     workers: usize,
     predict: &(impl Fn(&Pair) -> Outcome<R> + Sync),
     outcomes: &mut Outcomes<S>,
 ) -> anyhow::Result<()> {
-    let batch_size = (loaded.count / (workers * 4)).clamp(1, MAX_BATCH);
+    let batch_size = known.map_or(MAX_BATCH, |n| (n / (workers * 4)).clamp(1, MAX_BATCH));
     let window = workers * WINDOW_PER_WORKER + batch_size;
     let (job_tx, job_rx) = sync_channel::<Vec<(usize, Pair)>>(workers * 2);
     let job_rx = Mutex::new(job_rx);
