@@ -618,9 +618,8 @@ impl Loaded {
             && !(source_errors.iter().all(Vec::is_empty)
                 && live_errors.is_empty()
                 && super::deferred::one_pass_possible(&texts));
-        if defer && !checked {
-            // Counted as they are read (see `known_count`).
-        } else if defer {
+        // Manifests read in one pass are checked and counted there (see `known_count`).
+        if checked {
             let with_text = source_errors.iter_mut().filter(|e| e.is_empty());
             for (text, errs) in texts.iter().zip(with_text) {
                 kssa::io::each_object(text, objects, &mut skipped, |o| match o {
@@ -628,7 +627,7 @@ impl Loaded {
                     Err(e) => errs.push(e),
                 });
             }
-        } else {
+        } else if !defer {
             for manifest in parsed.into_iter().flatten() {
                 take(manifest, &mut pair_errors);
             }
