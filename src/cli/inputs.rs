@@ -820,11 +820,12 @@ mod tests {
             let files = [
                 (
                     "a.yaml",
-                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: X\n",
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n~\n---\n# c\n---\nkind: X\n",
                 ),
                 (
                     "b.yaml",
-                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n",
+                    // The error ends the file: the object after it is never read.
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [\n---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: a}\n",
                 ),
                 (
                     "c.yaml",

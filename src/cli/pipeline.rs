@@ -18,7 +18,7 @@ const WINDOW_PER_WORKER: usize = 16;
 /// The threads to run `jobs` jobs on: one per core, at most 8. One job needs no count of the
 /// cores (which reads the cgroup's CPU quota files: more system calls than a one-object run
 /// makes otherwise).
-fn worker_count(jobs: usize) -> usize {
+pub(super) fn worker_count(jobs: usize) -> usize {
     if jobs <= 1 {
         return 1;
     }
@@ -116,7 +116,7 @@ fn progress_bar(known: Option<usize>) -> Option<indicatif::ProgressBar> {
 
 /// Objects go to the workers this many at a time at most, so that a run over many small
 /// objects does not wake a thread per object.
-const MAX_BATCH: usize = 8;
+pub(super) const MAX_BATCH: usize = 8;
 
 type Outcome<R> = (Vec<String>, Result<R, String>);
 
@@ -127,22 +127,45 @@ fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
     predict: &(impl Fn(&Pair) -> Outcome<R> + Sync),
     outcomes: &mut Outcomes<S>,
 ) -> anyhow::Result<()> {
-    let batch_size = known.map_or(MAX_BATCH, |n| (n / (workers * 4)).clamp(1, MAX_BATCH));
+    let batch = known.map_or(MAX_BATCH, |n| (n / (workers * 4)).clamp(1, MAX_BATCH));
+    in_order_on_threads(
+        workers,
+        batch,
+        "kssa-worker",
+        |send| loaded.each_pair(send),
+        &|pair| predict(&pair),
+        &mut |out| outcomes.take(out),
+    )
+}
+
+/// `work` over every item `feed` hands out, on `workers` threads (each with the deep stack the
+/// library's walks need) in batches of `batch` items, while `feed` goes on; `take` gets the
+/// results on this thread in feed order. Results done ahead of the next one in order are held
+/// at most [`WINDOW_PER_WORKER`] items per worker deep, which bounds memory by a few items
+/// rather than by the input. Feeding stops at the first error of `feed` or `take`.
+pub fn in_order_on_threads<T: Send, R: Send>(
+    workers: usize,
+    batch: usize,
+    name: &str,
+    feed: impl FnOnce(&mut dyn FnMut(T) -> anyhow::Result<()>) -> anyhow::Result<()>,
+    work: &(impl Fn(T) -> R + Sync),
+    take: &mut dyn FnMut(R) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let batch_size = batch;
     let window = workers * WINDOW_PER_WORKER + batch_size;
-    let (job_tx, job_rx) = sync_channel::<Vec<(usize, Pair)>>(workers * 2);
+    let (job_tx, job_rx) = sync_channel::<Vec<(usize, T)>>(workers * 2);
     let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = channel::<Vec<(usize, Outcome<R>)>>();
+    let (done_tx, done_rx) = channel::<Vec<(usize, R)>>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let (job_rx, done_tx) = (&job_rx, done_tx.clone());
-            // Each worker gets the stack the library's walks need for the deepest input.
             std::thread::Builder::new()
-                .name("kssa-worker".into())
+                .name(name.into())
                 .stack_size(kssa::stack::DEEP_STACK_BYTES)
                 .spawn_scoped(scope, move || loop {
                     let job = job_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok(batch)) = job else { break };
-                    let done = batch.iter().map(|(seq, pair)| (*seq, predict(pair)));
+                    let done = batch.into_iter().map(|(seq, item)| (seq, work(item)));
                     if done_tx.send(done.collect()).is_err() {
                         break;
                     }
@@ -155,17 +178,17 @@ fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
             next: 0,
         };
         let (mut batch, mut sent) = (Vec::with_capacity(batch_size), 0);
-        let send = |batch: Vec<(usize, Pair)>| {
+        let send = |batch: Vec<(usize, T)>| {
             job_tx
                 .send(batch)
                 .map_err(|_| anyhow::anyhow!("a worker thread stopped"))
         };
-        let fed = loaded.each_pair(|pair| {
-            batch.push((sent + batch.len(), pair));
+        let fed = feed(&mut |item| {
+            batch.push((sent + batch.len(), item));
             if batch.len() < batch_size {
                 return Ok(());
             }
-            // Only what was sent is waited for: the objects of a batch still being filled
+            // Only what was sent is waited for: the items of a batch still being filled
             // would never come back.
             sent += batch.len();
             send(std::mem::replace(
@@ -173,10 +196,10 @@ fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
                 Vec::with_capacity(batch_size),
             ))?;
             while sent >= order.next + window {
-                outcomes.take(order.wait()?)?;
+                take(order.wait()?)?;
             }
             while let Some(out) = order.ready() {
-                outcomes.take(out)?;
+                take(out)?;
             }
             Ok(())
         });
@@ -187,7 +210,7 @@ fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
         drop(job_tx);
         fed?;
         while order.next < sent {
-            outcomes.take(order.wait()?)?;
+            take(order.wait()?)?;
         }
         Ok(())
     })
@@ -259,14 +282,14 @@ pub fn without_managed_fields_in_place<R>(v: &mut Value, f: impl FnOnce(&Value) 
 
 /// Puts the workers' results back into input order.
 struct InOrder<'a, R> {
-    rx: &'a Receiver<Vec<(usize, Outcome<R>)>>,
-    held: BTreeMap<usize, Outcome<R>>,
+    rx: &'a Receiver<Vec<(usize, R)>>,
+    held: BTreeMap<usize, R>,
     next: usize,
 }
 
 impl<R> InOrder<'_, R> {
     /// The next result in order if it is already done.
-    fn ready(&mut self) -> Option<Outcome<R>> {
+    fn ready(&mut self) -> Option<R> {
         while let Ok(done) = self.rx.try_recv() {
             self.held.extend(done);
         }
@@ -276,7 +299,7 @@ impl<R> InOrder<'_, R> {
     }
 
     /// The next result in order, waiting for it.
-    fn wait(&mut self) -> anyhow::Result<Outcome<R>> {
+    fn wait(&mut self) -> anyhow::Result<R> {
         loop {
             if let Some(out) = self.ready() {
                 return Ok(out);
@@ -297,7 +320,7 @@ pub struct Held {
     file: Option<std::fs::File>,
 }
 
-const HELD_IN_MEMORY: usize = 16 << 20;
+const HELD_IN_MEMORY: usize = 4 << 20;
 
 impl Held {
     pub fn new() -> Held {
@@ -308,8 +331,9 @@ impl Held {
     }
 
     pub fn push(&mut self, text: &str) -> std::io::Result<()> {
-        self.memory.extend_from_slice(text.as_bytes());
-        if self.memory.len() > HELD_IN_MEMORY {
+        // What is held goes to the file before the buffer would grow past the limit: a
+        // buffer that only grows is memory the system must clear page by page first.
+        if self.memory.len() + text.len() > HELD_IN_MEMORY {
             let file = match &mut self.file {
                 Some(f) => f,
                 None => self.file.insert(tempfile::tempfile()?),
@@ -317,6 +341,7 @@ impl Held {
             file.write_all(&self.memory)?;
             self.memory.clear();
         }
+        self.memory.extend_from_slice(text.as_bytes());
         Ok(())
     }
 

@@ -99,12 +99,45 @@ pub(crate) struct GoField {
     pub ty: GoType,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum Decl {
-    /// Fields in Go order, embedded (inline) structs spliced in.
-    Struct(Vec<GoField>),
+    Struct(StructDecl),
     Alias(GoType),
     Special(Special),
+}
+
+/// A struct's encoded fields.
+#[derive(Debug)]
+pub(crate) struct StructDecl {
+    /// In Go order, embedded (inline) structs spliced in.
+    pub fields: Vec<GoField>,
+    /// Positions in `fields`, sorted by JSON name: a field is found by binary search.
+    by_name: Vec<u16>,
+    /// What the typed round trip appends when the input lacks a field, per field in Go order
+    /// (worked out once per struct by [`crate::defaults::roundtrip`], which owns its meaning).
+    pub absent: OnceLock<Vec<(String, crate::value::Value)>>,
+}
+
+impl StructDecl {
+    fn new(fields: Vec<GoField>) -> StructDecl {
+        let mut by_name: Vec<u16> = (0..fields.len() as u16).collect();
+        by_name.sort_by(|a, b| fields[*a as usize].json.cmp(&fields[*b as usize].json));
+        StructDecl {
+            fields,
+            by_name,
+            absent: OnceLock::new(),
+        }
+    }
+
+    /// The field encoded as `json`, and its position in Go order.
+    pub fn field(&self, json: &str) -> Option<(usize, &GoField)> {
+        let found = self
+            .by_name
+            .binary_search_by(|i| self.fields[*i as usize].json.as_str().cmp(json))
+            .ok()?;
+        let i = self.by_name[found] as usize;
+        Some((i, &self.fields[i]))
+    }
 }
 
 /// Every declaration, by `<package>.<Type>`. Nothing is parsed up front: the generator writes
@@ -199,7 +232,7 @@ impl GoTypes {
         }
         let mut fields = Vec::new();
         self.splice(id, &mut fields, 0);
-        Decl::Struct(fields)
+        Decl::Struct(StructDecl::new(fields))
     }
 
     /// A struct's fields with embedded inline structs expanded in place, as `encoding/json` sees
@@ -276,7 +309,7 @@ mod tests {
 
     fn field<'a>(types: &'a GoTypes, id: DeclId, json: &str) -> &'a GoField {
         match types.decl(id) {
-            Decl::Struct(fields) => fields.iter().find(|f| f.json == json).unwrap(),
+            Decl::Struct(s) => s.field(json).unwrap().1,
             d => panic!("{d:?}"),
         }
     }

@@ -19,7 +19,7 @@
 //! most of it the first time), so the walk only reads, and builds new maps and lists only on the
 //! way to what changes: everything else stays shared with the input.
 
-use super::gotypes::{Decl, DeclId, GoField, GoType, GoTypes, Special};
+use super::gotypes::{Decl, DeclId, GoField, GoType, GoTypes, Special, StructDecl};
 use super::quantity;
 use crate::managed::Time;
 use crate::value::{format_float, List, Map, Value};
@@ -132,8 +132,8 @@ fn encode(types: &GoTypes, ty: &GoType, input: &Value) -> Encoded {
         GoType::Named(id) => match types.decl(*id) {
             Decl::Alias(t) => encode(types, t, input),
             Decl::Special(s) => special(*s, input),
-            Decl::Struct(fields) => match input {
-                Value::Map(m) => Encoded::kept(encode_struct(types, fields, m).map(Value::Map)),
+            Decl::Struct(decl) => match input {
+                Value::Map(m) => Encoded::kept(encode_struct(types, decl, m).map(Value::Map)),
                 _ => Encoded::kept(None),
             },
         },
@@ -162,12 +162,9 @@ fn zero(types: &GoTypes, ty: &GoType) -> Zero {
             Decl::Special(Special::Quantity) => Zero::kept(Value::String("0".into())),
             Decl::Special(Special::IntOrString) => Zero::kept(Value::Int(0)),
             Decl::Special(Special::Raw) => Zero::new(Value::Null, true),
-            Decl::Struct(fields) => {
-                let empty = Map::default();
-                Zero::kept(Value::Map(
-                    encode_struct(types, fields, &empty).unwrap_or(empty),
-                ))
-            }
+            Decl::Struct(decl) => Zero::kept(Value::Map(
+                absent_fields(types, decl).iter().cloned().collect(),
+            )),
         },
     }
 }
@@ -199,15 +196,31 @@ fn with_values(m: &Map, changed: Vec<(usize, Value)>) -> Map {
     out
 }
 
+fn omitted(f: &GoField, empty: bool, zero: bool) -> bool {
+    (f.omitempty && empty) || (f.omitzero && zero)
+}
+
+/// The fields the encoder writes for a struct that lacks them (their zero values, unless
+/// omitted), in Go order: the same for every value of the struct, so worked out once.
+fn absent_fields<'d>(types: &GoTypes, decl: &'d StructDecl) -> &'d [(String, Value)] {
+    decl.absent.get_or_init(|| {
+        decl.fields
+            .iter()
+            .filter_map(|f| {
+                let z = zero(types, &f.ty);
+                (!omitted(f, z.empty, z.zero)).then(|| (f.json.clone(), z.value))
+            })
+            .collect()
+    })
+}
+
 /// The struct `input` encoded, if that changes it: unknown and omitted fields dropped, values
 /// re-encoded, the fields the encoder writes that the input lacks appended in Go order.
-fn encode_struct(types: &GoTypes, fields: &[GoField], input: &Map) -> Option<Map> {
-    let omitted =
-        |f: &GoField, empty: bool, zero: bool| (f.omitempty && empty) || (f.omitzero && zero);
+fn encode_struct(types: &GoTypes, decl: &StructDecl, input: &Map) -> Option<Map> {
     // Per input field, by index: `None` drops it, `Some` replaces its value.
     let mut edits: Vec<(usize, Option<Value>)> = Vec::new();
     for (i, (name, v)) in input.iter().enumerate() {
-        let Some(f) = fields.iter().find(|f| f.json == *name) else {
+        let Some((_, f)) = decl.field(name) else {
             edits.push((i, None)); // unknown fields are dropped
             continue;
         };
@@ -218,16 +231,11 @@ fn encode_struct(types: &GoTypes, fields: &[GoField], input: &Map) -> Option<Map
             edits.push((i, Some(new)));
         }
     }
-    let mut added = Vec::new();
-    for f in fields {
-        if input.contains_key(&f.json) {
-            continue;
-        }
-        let z = zero(types, &f.ty);
-        if !omitted(f, z.empty, z.zero) {
-            added.push((f.json.clone(), z.value));
-        }
-    }
+    let added: Vec<_> = absent_fields(types, decl)
+        .iter()
+        .filter(|(name, _)| !input.contains_key(name))
+        .cloned()
+        .collect();
     if edits.is_empty() && added.is_empty() {
         return None;
     }

@@ -104,8 +104,46 @@ pub fn read_source(source: &Source, stdin: &mut dyn Read) -> Result<SourceText, 
             })?;
             buf
         }
-        Source::File(p) => std::fs::read(p).map_err(|e| read_error(p, &e))?,
+        Source::File(p) => return checked(source, read_file(p).map_err(|e| read_error(p, &e))?),
     };
+    checked(source, bytes.into())
+}
+
+/// A file's bytes, read straight into their shared buffer when the file has a size (a large
+/// manifest is then in memory once, not also in the vector it was read into).
+fn read_file(path: &Path) -> std::io::Result<Arc<[u8]>> {
+    let mut file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    let len = usize::try_from(meta.len()).unwrap_or(0);
+    if !meta.is_file() || len == 0 {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        return Ok(bytes.into());
+    }
+    let mut bytes: Arc<[u8]> = std::iter::repeat_n(0, len).collect();
+    let buf = Arc::get_mut(&mut bytes).expect("a new buffer has no other owner");
+    let mut filled = 0;
+    while filled < len {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut more = Vec::new();
+    if filled == len && file.read_to_end(&mut more)? == 0 {
+        return Ok(bytes);
+    }
+    // The file changed size while it was read: what it holds now, from the same handle.
+    let mut all = buf[..filled].to_vec();
+    all.extend(more);
+    file.read_to_end(&mut all)?;
+    Ok(all.into())
+}
+
+/// Refuses binary data (see [`read_source`]).
+fn checked(source: &Source, bytes: Arc<[u8]>) -> Result<SourceText, InputError> {
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
     if !utf16 {
         let nul = bytes.iter().position(|&b| b == 0);
@@ -131,7 +169,7 @@ pub fn read_source(source: &Source, stdin: &mut dyn Read) -> Result<SourceText, 
     }
     Ok(SourceText {
         source: Arc::new(source.clone()),
-        bytes: bytes.into(),
+        bytes,
     })
 }
 

@@ -15,8 +15,8 @@ pub use diagnose::{managed_fields_error, validation_error, validation_node};
 pub use documents::read_documents;
 pub use load::{expand_paths, read_source, Source, SourceText};
 pub use objects::{
-    check_manifest, documents_of, each_object, objects_of, Object, ObjectDocument, ObjectKey,
-    Origin, SourceRead, DEFAULT_EXTENSIONS,
+    check_manifest, documents_of, each_object, objects_of, DocumentObjects, DocumentSplit,
+    DocumentSplits, Object, ObjectDocument, ObjectKey, Origin, SourceRead, DEFAULT_EXTENSIONS,
 };
 pub use positions::{Anchor, Position};
 pub use read::{read_document, read_inputs, read_text, Inputs, ReadOptions, SourceInput, Stdin};

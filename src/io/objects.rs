@@ -7,7 +7,7 @@ use super::read::ReadOptions;
 use super::skip::is_non_object;
 use super::InputError;
 use crate::value::Value;
-use crate::yaml::Documents;
+use crate::yaml::{Documents, Split};
 use std::fmt;
 use std::sync::Arc;
 
@@ -146,35 +146,112 @@ enum DocumentRead {
     Notice(String),
 }
 
-/// Hands every document of a source to `f` in order, so a large stream is never held whole.
-/// With `skip_non_objects`, a document with neither `apiVersion` nor `kind` is replaced by a
-/// notice; a YAML error ends the file, as it ends kubectl's reader.
-fn each_document(text: &SourceText, options: ReadOptions, mut f: impl FnMut(DocumentRead)) {
-    for doc in Documents::new(&text.bytes) {
+/// The documents of a source split off one by one: the splitting is quick, and most documents
+/// are parsed only by [`DocumentSplit::objects`], on whichever thread calls it.
+pub struct DocumentSplits {
+    source: Arc<Source>,
+    bytes: Arc<[u8]>,
+    options: ReadOptions,
+    documents: Documents,
+}
+
+impl DocumentSplits {
+    pub fn new(text: &SourceText, options: ReadOptions) -> Self {
+        DocumentSplits {
+            source: text.source.clone(),
+            bytes: text.bytes.clone(),
+            options,
+            documents: Documents::shared(text.bytes.clone()),
+        }
+    }
+}
+
+impl Iterator for DocumentSplits {
+    type Item = DocumentSplit;
+
+    /// The next document. After one whose reading ends the source (a YAML error), the ones
+    /// split off behind it are no part of the source.
+    fn next(&mut self) -> Option<DocumentSplit> {
+        Some(DocumentSplit {
+            source: self.source.clone(),
+            bytes: self.bytes.clone(),
+            options: self.options,
+            split: self.documents.next_split()?,
+        })
+    }
+}
+
+/// One document of a source, not read yet.
+pub struct DocumentSplit {
+    source: Arc<Source>,
+    bytes: Arc<[u8]>,
+    options: ReadOptions,
+    split: Split,
+}
+
+/// What a document holds as objects.
+pub enum DocumentObjects {
+    /// Its objects (itself, or a list's items), or the error that replaces them.
+    Objects(Result<Vec<Object>, InputError>),
+    /// `notice: …`: a document skipped as not a Kubernetes object.
+    Notice(String),
+    /// A YAML error, which ends the source as it ends kubectl's reader.
+    End(InputError),
+}
+
+impl DocumentSplit {
+    fn read(self) -> DocumentRead {
+        let doc = match self.split {
+            Split::Read(read) => read,
+            Split::Pending(pending) => pending.parse(),
+        };
         let doc = match doc {
             Ok(d) => d,
             Err(error) => {
-                f(DocumentRead::Error(InputError::Yaml {
-                    file: text.source.to_string(),
+                return DocumentRead::Error(InputError::Yaml {
+                    file: self.source.to_string(),
                     error,
-                }));
-                break;
+                })
             }
         };
         let origin = Origin {
-            source: text.source.clone(),
-            bytes: text.bytes.clone(),
+            source: self.source,
+            bytes: self.bytes,
             document: doc.index,
             line: doc.line,
             item: None,
         };
-        if options.skip_non_objects && is_non_object(&doc.value) {
-            f(DocumentRead::Notice(format!(
+        if self.options.skip_non_objects && is_non_object(&doc.value) {
+            return DocumentRead::Notice(format!(
                 "notice: {origin}: skipped: not a Kubernetes object (no apiVersion or kind)"
-            )));
-            continue;
+            ));
         }
-        f(DocumentRead::Document(origin, doc.value));
+        DocumentRead::Document(origin, doc.value)
+    }
+
+    /// Parses the document (unless that was done while splitting) and splits it into objects.
+    pub fn objects(self) -> DocumentObjects {
+        match self.read() {
+            DocumentRead::Document(origin, value) => {
+                DocumentObjects::Objects(split_list(origin, value))
+            }
+            DocumentRead::Error(e) => DocumentObjects::End(e),
+            DocumentRead::Notice(n) => DocumentObjects::Notice(n),
+        }
+    }
+}
+
+/// Hands every document of a source to `f` in order, so a large stream is never held whole.
+/// With `skip_non_objects`, a document with neither `apiVersion` nor `kind` is replaced by a
+/// notice; a YAML error ends the file, as it ends kubectl's reader.
+fn each_document(text: &SourceText, options: ReadOptions, mut f: impl FnMut(DocumentRead)) {
+    for split in DocumentSplits::new(text, options) {
+        let read = split.read();
+        let end = matches!(read, DocumentRead::Error(_));
+        f(read);
+        if end {
+            break;
+        }
     }
 }
 
@@ -222,14 +299,17 @@ pub fn each_object(
     notices: &mut Vec<String>,
     mut f: impl FnMut(Result<Object, InputError>),
 ) {
-    each_document(text, options, |d| match d {
-        DocumentRead::Document(origin, value) => match split_list(origin, value) {
-            Ok(objs) => objs.into_iter().for_each(|o| f(Ok(o))),
-            Err(e) => f(Err(e)),
-        },
-        DocumentRead::Error(e) => f(Err(e)),
-        DocumentRead::Notice(n) => notices.push(n),
-    });
+    for split in DocumentSplits::new(text, options) {
+        match split.objects() {
+            DocumentObjects::Objects(Ok(objects)) => objects.into_iter().for_each(|o| f(Ok(o))),
+            DocumentObjects::Objects(Err(e)) => f(Err(e)),
+            DocumentObjects::Notice(n) => notices.push(n),
+            DocumentObjects::End(e) => {
+                f(Err(e));
+                break;
+            }
+        }
+    }
 }
 
 /// Checks a document as [`split_list`] does, keeping it whole.

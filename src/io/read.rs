@@ -126,7 +126,7 @@ pub fn read_inputs(paths: &[PathBuf], options: ReadOptions, stdin: &mut Stdin) -
 pub fn read_document(path: &Path, stdin: &mut Stdin) -> Result<Value, InputError> {
     let text = read_one(path, stdin)?;
     let source = &text.source;
-    match Documents::new(&text.bytes).next() {
+    match Documents::shared(text.bytes.clone()).next() {
         None => Ok(Value::Null),
         Some(Ok(doc)) => Ok(doc.value),
         Some(Err(error)) => Err(InputError::Yaml {

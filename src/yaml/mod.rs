@@ -11,7 +11,8 @@
 //! stringification, the alias-bomb guard, the nesting limit, kubectl's `---` document splitter
 //! and its JSON-or-YAML stream detection. YAML 1.2 libraries (serde_yaml, yaml-rust) were ruled
 //! out because they type scalars differently, and a hand-written scanner would have to re-derive
-//! libyaml's many syntax corner cases. The unsafe code is confined to `events.rs`.
+//! libyaml's many syntax corner cases. The unsafe code is confined to `events.rs`, and to one
+//! line in `stream.rs` that reads shared bytes checked once as UTF-8 as text.
 
 mod compose;
 mod emit;
@@ -26,7 +27,7 @@ use crate::value::Value;
 
 pub use compose::MAX_DEPTH;
 pub use emit::to_yaml_string;
-pub use stream::{decode_text, Documents};
+pub use stream::{decode_text, Documents, Pending, Split};
 
 /// One document of a manifest stream, as kubectl keeps it.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,13 +6,16 @@ use super::json::next_value;
 use super::{Document, ErrorKind, YamlError};
 use crate::value::Value;
 use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
 
 /// How far kubectl looks for a leading `{` to choose the JSON path.
 const SNIFF_LEN: usize = 4096;
 
 /// The documents of a manifest stream, in order; iteration ends after the first error.
 pub struct Documents {
-    text: String,
+    /// Shared with the [`Pending`] documents split off it.
+    text: SharedText,
     mode: Mode,
     kept: usize,
     done: bool,
@@ -27,7 +30,13 @@ enum Mode {
 
 impl Documents {
     pub fn new(bytes: &[u8]) -> Self {
-        let text = decode_text(bytes);
+        Documents::shared(Arc::from(bytes))
+    }
+
+    /// [`Documents::new`] over bytes held elsewhere too: UTF-8 (nearly every manifest) is
+    /// read where it is, not copied.
+    pub fn shared(bytes: Arc<[u8]>) -> Self {
+        let text = SharedText::decode(bytes);
         let sniff = &text[..floor_char_boundary(&text, SNIFF_LEN)];
         let mode = if sniff.trim_start().starts_with('{') {
             Mode::Json { pos: 0, read: 0 }
@@ -43,14 +52,9 @@ impl Documents {
     }
 
     /// Ends the stream with an error at a 1-based line and column.
-    fn error(
-        &mut self,
-        kind: ErrorKind,
-        line: usize,
-        column: usize,
-    ) -> Option<Result<Document, YamlError>> {
+    fn error(&mut self, kind: ErrorKind, line: usize, column: usize) -> Split {
         self.done = true;
-        Some(Err(YamlError {
+        Split::Read(Err(YamlError {
             document: self.kept,
             line,
             column,
@@ -58,17 +62,19 @@ impl Documents {
         }))
     }
 
-    fn keep(&mut self, value: Value, line: usize) -> Option<Result<Document, YamlError>> {
+    fn keep(&mut self, value: Value, line: usize) -> Split {
         let index = self.kept;
         self.kept += 1;
-        Some(Ok(Document { index, line, value }))
+        Split::Read(Ok(Document { index, line, value }))
     }
 }
 
-impl Iterator for Documents {
-    type Item = Result<Document, YamlError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl Documents {
+    /// The next document, parsed here unless it may be parsed on another thread: a YAML
+    /// document that surely counts (see [`Pending`]). Unlike [`Iterator::next`], the split
+    /// goes on after a pending document that turns out to be an error; the documents split off
+    /// after it are not part of the stream.
+    pub fn next_split(&mut self) -> Option<Split> {
         if self.done {
             return None;
         }
@@ -90,12 +96,12 @@ impl Iterator for Documents {
                             if value.is_null() {
                                 continue;
                             }
-                            return self.keep(value, line);
+                            return Some(self.keep(value, line));
                         }
                         Err(e) if *read > 1 || !e.syntax => {
                             let line = line_of(&self.text, e.offset);
                             let column = column_of(&self.text, e.offset);
-                            return self.error(ErrorKind::Json(e.message), line, column);
+                            return Some(self.error(ErrorKind::Json(e.message), line, column));
                         }
                         // Like kubectl, one JSON value followed by YAML (or JSON that is really
                         // YAML) is read on as YAML from where the JSON stopped.
@@ -109,18 +115,106 @@ impl Iterator for Documents {
                             return None;
                         }
                         Some(Err((found, line, column))) => {
-                            return self.error(ErrorKind::BadSeparator(found), line, column)
+                            return Some(self.error(ErrorKind::BadSeparator(found), line, column))
                         }
                         Some(Ok(chunk)) => chunk,
                     };
+                    if surely_counts(&chunk) {
+                        let (text, range) = match chunk {
+                            Cow::Borrowed(c) => {
+                                let start = c.as_ptr() as usize - self.text.as_ptr() as usize;
+                                (self.text.clone(), start..start + c.len())
+                            }
+                            Cow::Owned(c) => (SharedText::from(c.as_str()), 0..c.len()),
+                        };
+                        let index = self.kept;
+                        self.kept += 1;
+                        return Some(Split::Pending(Pending {
+                            text,
+                            range,
+                            index,
+                            first_line,
+                        }));
+                    }
                     match first_document(chunk.as_bytes()) {
                         Ok(None) | Ok(Some((Value::Null, _))) => continue,
-                        Ok(Some((value, line))) => return self.keep(value, first_line + line),
+                        Ok(Some((value, line))) => {
+                            return Some(self.keep(value, first_line + line))
+                        }
                         Err((kind, mark)) => {
-                            return self.error(kind, first_line + mark.line, mark.column + 1)
+                            let (line, column) = (first_line + mark.line, mark.column + 1);
+                            return Some(self.error(kind, line, column));
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// A document split off a stream by [`Documents::next_split`].
+pub enum Split {
+    /// Read where it was split: JSON values, errors, and documents that may turn out empty
+    /// (those are skipped and do not count, so the next ones can only be numbered after them).
+    Read(Result<Document, YamlError>),
+    Pending(Pending),
+}
+
+/// A YAML document not parsed yet, numbered already: its first line is a mapping key, so it
+/// cannot be empty or `null` (it reads as a map, or as an error).
+pub struct Pending {
+    text: SharedText,
+    range: Range<usize>,
+    index: usize,
+    first_line: usize,
+}
+
+impl Pending {
+    pub fn parse(&self) -> Result<Document, YamlError> {
+        let at = |kind, line, column| YamlError {
+            document: self.index,
+            line,
+            column,
+            kind,
+        };
+        match first_document(self.text[self.range.clone()].as_bytes()) {
+            Ok(Some((value, line))) => Ok(Document {
+                index: self.index,
+                line: self.first_line + line,
+                value,
+            }),
+            // Ruled out by `surely_counts`; read as the empty document it would be.
+            Ok(None) => Ok(Document {
+                index: self.index,
+                line: self.first_line,
+                value: Value::Null,
+            }),
+            Err((kind, mark)) => Err(at(kind, self.first_line + mark.line, mark.column + 1)),
+        }
+    }
+}
+
+/// Whether a chunk's document surely counts: its first line that is not blank or a comment
+/// starts with a letter in the first column and has a `:`, so it reads as a map (an implicit
+/// key) or fails; never as an empty or `null` document, which no `:` can spell.
+fn surely_counts(chunk: &str) -> bool {
+    let first = chunk.lines().find(|l| {
+        let t = l.trim_start();
+        !t.is_empty() && !t.starts_with('#')
+    });
+    first.is_some_and(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()) && l.contains(':'))
+}
+
+impl Iterator for Documents {
+    type Item = Result<Document, YamlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_split()? {
+            Split::Read(read) => Some(read),
+            Split::Pending(pending) => {
+                let read = pending.parse();
+                self.done |= read.is_err();
+                Some(read)
             }
         }
     }
@@ -143,6 +237,36 @@ pub fn decode_text(bytes: &[u8]) -> String {
                 .collect(),
         ),
         _ => utf8(bytes),
+    }
+}
+
+/// Text in a shared buffer: a source's own bytes where they are UTF-8 without a BOM (checked
+/// once, never copied), else their decoded copy.
+#[derive(Clone)]
+struct SharedText(Arc<[u8]>);
+
+impl SharedText {
+    fn decode(bytes: Arc<[u8]>) -> SharedText {
+        match std::str::from_utf8(&bytes) {
+            Ok(text) if !text.starts_with('\u{FEFF}') => SharedText(bytes),
+            _ => SharedText::from(decode_text(&bytes).as_str()),
+        }
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(text: &str) -> SharedText {
+        SharedText(Arc::<str>::from(text).into())
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        // SAFETY: both constructors hold UTF-8 only (`decode` checks it), and bytes behind a
+        // shared `Arc` that this type never hands out cannot change.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
     }
 }
 
@@ -319,5 +443,58 @@ mod tests {
             err.to_string(),
             "2:4: document 1: \"x\" is a !!str and cannot be read as !!int"
         );
+    }
+
+    #[test]
+    fn documents_that_surely_count_are_pending_and_numbered_in_order() {
+        let mut docs = Documents::new(b"# c\na: 1\n---\n~\n---\n# only\n---\n- x\n---\nb: [\n");
+        let mut seen = Vec::new();
+        while let Some(split) = docs.next_split() {
+            seen.push(match split {
+                Split::Read(r) => format!("read {:?}", r.map(|d| d.index).map_err(|e| e.document)),
+                Split::Pending(p) => format!(
+                    "pending {:?}",
+                    p.parse()
+                        .map(|d| (d.index, d.line))
+                        .map_err(|e| (e.document, e.line))
+                ),
+            });
+        }
+        assert_eq!(
+            seen,
+            ["pending Ok((0, 2))", "read Ok(1)", "pending Err((2, 11))"]
+        );
+    }
+
+    /// `surely_counts` is sound over every document of the YAML vectors: none it picks reads
+    /// as empty or `null`.
+    #[test]
+    fn documents_picked_as_surely_counting_are_never_empty() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/conformance/yaml/k8s-yaml-vectors.json"
+        );
+        let vectors = std::fs::read_to_string(path).unwrap();
+        let mut picked = 0;
+        // Only the `yaml` strings are read: other fields hold numbers no float holds.
+        for (at, _) in vectors.match_indices("\"yaml\":") {
+            let mut rest = serde_json::Deserializer::from_str(&vectors[at + 7..]);
+            let Ok(yaml) = <String as serde::Deserialize>::deserialize(&mut rest) else {
+                continue; // a vector whose input is given as bytes
+            };
+            let text = decode_text(yaml.as_bytes());
+            let (mut pos, mut line) = (0, 1);
+            while let Some(Ok((chunk, _))) = next_chunk(&text, &mut pos, &mut line) {
+                if surely_counts(&chunk) {
+                    picked += 1;
+                    let read = first_document(chunk.as_bytes());
+                    assert!(
+                        !matches!(read, Ok(None) | Ok(Some((Value::Null, _)))),
+                        "{yaml:?}"
+                    );
+                }
+            }
+        }
+        assert!(picked > 500, "{picked}");
     }
 }

@@ -9,8 +9,9 @@
 use super::super::gojson::{self, unmarshal_type_error};
 use super::super::gotime::{self, Layout};
 use super::super::quantity;
-use crate::defaults::gotypes::{Decl, GoField, GoType, GoTypes, IntWidth, Special};
+use crate::defaults::gotypes::{Decl, GoField, GoType, GoTypes, IntWidth, Special, StructDecl};
 use crate::value::Value;
+use std::fmt::Write as _;
 
 /// Which decoder reads the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +55,7 @@ pub fn decode(
     let mut w = Walker {
         types,
         decoder,
-        context: None,
+        context: Vec::new(),
         path: String::new(),
         saved: None,
         unknown: Vec::new(),
@@ -66,17 +67,12 @@ pub fn decode(
     })
 }
 
-/// `encoding/json`'s error context: the innermost struct and the path of struct fields.
-#[derive(Clone)]
-struct Context {
-    strukt: String,
-    fields: Vec<String>,
-}
-
 struct Walker<'t> {
     types: &'t GoTypes,
     decoder: Decoder,
-    context: Option<Context>,
+    /// `encoding/json`'s error context: per struct field walked into, the struct's name and
+    /// the field's; the innermost struct and the path of the fields make the context.
+    context: Vec<(&'t str, &'t str)>,
     path: String,
     saved: Option<Failure>,
     unknown: Vec<String>,
@@ -85,7 +81,7 @@ struct Walker<'t> {
 /// `Err`: an error that ends decoding.
 type Flow = Result<(), Failure>;
 
-impl Walker<'_> {
+impl<'t> Walker<'t> {
     fn json(&self) -> bool {
         matches!(self.decoder, Decoder::Json { .. })
     }
@@ -134,9 +130,9 @@ impl Walker<'_> {
     }
 
     fn context_pair(&self) -> Option<(String, String)> {
-        self.context
-            .as_ref()
-            .map(|c| (c.strukt.clone(), c.fields.join(".")))
+        let (strukt, _) = self.context.last()?;
+        let fields: Vec<&str> = self.context.iter().map(|(_, f)| *f).collect();
+        Some((strukt.to_string(), fields.join(".")))
     }
 
     fn walk(&mut self, ty: &GoType, v: &Value) -> Flow {
@@ -161,7 +157,7 @@ impl Walker<'_> {
                         }
                     }
                 },
-                Value::List(items) => self.items(&GoType::Int(IntWidth::U8), items),
+                Value::List(items) => self.items(&BYTE, items),
                 _ => self.mismatch(ty, v),
             },
             GoType::Any | GoType::Opaque => Ok(()),
@@ -171,13 +167,15 @@ impl Walker<'_> {
                 _ => self.mismatch(ty, v),
             },
             GoType::Map(inner) => match v {
+                Value::Map(m) if self.json() => {
+                    for (key, item) in sorted(m) {
+                        self.entry(inner, key, item)?;
+                    }
+                    Ok(())
+                }
                 Value::Map(m) => {
-                    for (key, item) in self.ordered(m) {
-                        let len = self.path.len();
-                        self.push_key(key);
-                        let flow = self.walk(inner, item);
-                        self.path.truncate(len);
-                        flow?;
+                    for (key, item) in m.iter() {
+                        self.entry(inner, key, item)?;
                     }
                     Ok(())
                 }
@@ -199,8 +197,8 @@ impl Walker<'_> {
                     }
                 }
                 Decl::Special(special) => self.special(*special, v),
-                Decl::Struct(fields) => match v {
-                    Value::Map(m) => self.structure(*id, fields, m),
+                Decl::Struct(decl) => match v {
+                    Value::Map(m) => self.structure(*id, decl, m),
                     _ => self.mismatch(ty, v),
                 },
             },
@@ -250,7 +248,7 @@ impl Walker<'_> {
     fn items(&mut self, inner: &GoType, items: &[Value]) -> Flow {
         for (i, item) in items.iter().enumerate() {
             let len = self.path.len();
-            self.path.push_str(&format!("[{i}]"));
+            let _ = write!(self.path, "[{i}]");
             let flow = self.walk(inner, item);
             self.path.truncate(len);
             flow?;
@@ -302,20 +300,32 @@ impl Walker<'_> {
         !self.json() && matches!(v, Value::Map(_) | Value::List(_))
     }
 
-    fn structure(&mut self, id: usize, fields: &[GoField], m: &crate::value::Map) -> Flow {
-        let strukt = struct_name(self.types.decl_name(id)).to_string();
+    fn entry(&mut self, inner: &GoType, key: &str, item: &Value) -> Flow {
+        let len = self.path.len();
+        self.push_key(key);
+        let flow = self.walk(inner, item);
+        self.path.truncate(len);
+        flow
+    }
+
+    fn structure(&mut self, id: usize, decl: &'t StructDecl, m: &crate::value::Map) -> Flow {
+        let strukt = struct_name(self.types.decl_name(id));
         match self.decoder {
             Decoder::Unstructured => {
-                for f in fields {
-                    if let Some(item) = m.get(&f.json) {
-                        self.field(&strukt, f, item)?;
-                    }
+                // The fields present, in Go order.
+                let mut present: Vec<_> = m
+                    .iter()
+                    .filter_map(|(key, item)| Some((decl.field(key)?, item)))
+                    .collect();
+                present.sort_unstable_by_key(|((i, _), _)| *i);
+                for ((_, f), item) in present {
+                    self.field(strukt, f, item)?;
                 }
             }
             Decoder::Json { strict } => {
-                for (key, item) in self.ordered(m) {
-                    match fields.iter().find(|f| f.json == *key) {
-                        Some(f) => self.field(&strukt, f, item)?,
+                for (key, item) in sorted(m) {
+                    match decl.field(key) {
+                        Some((_, f)) => self.field(strukt, f, item)?,
                         None if strict => {
                             let path = if self.path.is_empty() {
                                 key.clone()
@@ -332,20 +342,13 @@ impl Walker<'_> {
         Ok(())
     }
 
-    fn field(&mut self, strukt: &str, f: &GoField, item: &Value) -> Flow {
-        let saved_context = self.context.clone();
-        let mut context = saved_context.clone().unwrap_or(Context {
-            strukt: String::new(),
-            fields: Vec::new(),
-        });
-        context.strukt = strukt.to_string();
-        context.fields.push(f.json.clone());
-        self.context = Some(context);
+    fn field(&mut self, strukt: &'t str, f: &'t GoField, item: &Value) -> Flow {
+        self.context.push((strukt, &f.json));
         let len = self.path.len();
         self.push_key(&f.json);
         let flow = self.walk(&f.ty, item);
         self.path.truncate(len);
-        self.context = saved_context;
+        self.context.pop();
         flow
     }
 
@@ -354,16 +357,6 @@ impl Walker<'_> {
             self.path.push('.');
         }
         self.path.push_str(key);
-    }
-
-    /// Map entries in the order the decoder meets them: JSON as kubectl encodes the body (keys
-    /// sorted), the converter as the object holds them.
-    fn ordered<'m>(&self, m: &'m crate::value::Map) -> Vec<(&'m String, &'m Value)> {
-        let mut entries: Vec<_> = m.iter().collect();
-        if self.json() {
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-        }
-        entries
     }
 
     /// `reflect.Type.String()`: `int32`, `[]v1.Container`, `map[string]string`, `v1.Protocol`.
@@ -382,6 +375,17 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Map entries as JSON decodes the body kubectl sends: keys sorted. (The converter meets
+/// them in the order the object holds them.)
+fn sorted(m: &crate::value::Map) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<_> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+/// The element type of `[]byte` given as a list of numbers.
+static BYTE: GoType = GoType::Int(IntWidth::U8);
 
 /// What `encoding/json` calls a JSON value in a type error where it quotes no literal.
 fn json_kind(v: &Value) -> &'static str {
