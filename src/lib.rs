@@ -25,6 +25,7 @@ pub mod kube;
 mod lines;
 pub mod managed;
 pub mod merge;
+mod names;
 pub mod patch;
 pub mod render;
 pub mod replay;

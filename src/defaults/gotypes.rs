@@ -2,8 +2,9 @@
 //! `k8s-1.36.gotypes`: each struct's encoded fields in Go order with their `json` tag options,
 //! named types, and the package of each group-version. The typed round trip walks them.
 
+use crate::names::NameIndex;
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 const GENERATED: &str = include_str!("k8s-1.36.gotypes");
 
@@ -111,8 +112,7 @@ pub(crate) enum Decl {
 pub(crate) struct StructDecl {
     /// In Go order, embedded (inline) structs spliced in.
     pub fields: Vec<GoField>,
-    /// Positions in `fields`, sorted by JSON name: a field is found by binary search.
-    by_name: Vec<u16>,
+    by_name: NameIndex,
     /// What the typed round trip appends when the input lacks a field, per field in Go order
     /// (worked out once per struct by [`crate::defaults::roundtrip`], which owns its meaning).
     pub absent: OnceLock<Vec<(String, crate::value::Value)>>,
@@ -120,8 +120,7 @@ pub(crate) struct StructDecl {
 
 impl StructDecl {
     fn new(fields: Vec<GoField>) -> StructDecl {
-        let mut by_name: Vec<u16> = (0..fields.len() as u16).collect();
-        by_name.sort_by(|a, b| fields[*a as usize].json.cmp(&fields[*b as usize].json));
+        let by_name = NameIndex::new(fields.iter().map(|f| f.json.as_str()));
         StructDecl {
             fields,
             by_name,
@@ -131,11 +130,7 @@ impl StructDecl {
 
     /// The field encoded as `json`, and its position in Go order.
     pub fn field(&self, json: &str) -> Option<(usize, &GoField)> {
-        let found = self
-            .by_name
-            .binary_search_by(|i| self.fields[*i as usize].json.as_str().cmp(json))
-            .ok()?;
-        let i = self.by_name[found] as usize;
+        let i = self.by_name.find(json, |i| &self.fields[i].json)?;
         Some((i, &self.fields[i]))
     }
 }
@@ -151,7 +146,11 @@ pub(crate) struct GoTypes {
     decls: Vec<OnceLock<Decl>>,
     /// (group, version) → package key.
     packages: HashMap<(&'static str, &'static str), &'static str>,
+    /// Kinds looked up so far, by group, version and kind.
+    kinds: Mutex<Vec<KnownKind>>,
 }
+
+type KnownKind = ((String, String, String), Option<DeclId>);
 
 const SPECIALS: &[(&str, Special)] = &[
     ("meta/v1.Time", Special::Time),
@@ -297,9 +296,21 @@ impl GoTypes {
 
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<DeclId> {
-        let package = self.packages.get(&(group, version))?;
-        let id = self.find(&format!("{package}.{kind}"))?;
-        matches!(self.decl(id), Decl::Struct(_)).then_some(id)
+        // A run asks for the same few kinds for every object: they are remembered.
+        let mut known = self.kinds.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (group, version, kind);
+        if let Some((_, id)) = known
+            .iter()
+            .find(|(k, _)| (k.0.as_str(), k.1.as_str(), k.2.as_str()) == key)
+        {
+            return *id;
+        }
+        let id = self.packages.get(&(group, version)).and_then(|package| {
+            let id = self.find(&format!("{package}.{kind}"))?;
+            matches!(self.decl(id), Decl::Struct(_)).then_some(id)
+        });
+        known.push(((group.into(), version.into(), kind.into()), id));
+        id
     }
 }
 

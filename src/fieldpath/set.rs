@@ -183,6 +183,22 @@ impl Set {
         }
     }
 
+    /// [`Set::difference`] in place: the work follows `other`, so taking a small set out of a
+    /// large one copies nothing.
+    pub fn subtract(&mut self, other: &Set) {
+        if !other.members.is_empty() {
+            self.members.retain(|m| !other.has_member(m));
+        }
+        for (pe, o) in &other.children {
+            if let Ok(i) = self.children.binary_search_by(|(p, _)| p.cmp(pe)) {
+                self.children[i].1.subtract(o);
+                if self.children[i].1.is_empty() {
+                    self.children.remove(i);
+                }
+            }
+        }
+    }
+
     /// Like [`Set::difference`], but a member of `other` also removes everything below it.
     pub fn recursive_difference(&self, other: &Set) -> Set {
         let mut children = Vec::with_capacity(self.children.len());
@@ -426,6 +442,13 @@ mod laws {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn subtract_is_difference_in_place(a in set(), b in set()) {
+            let mut c = a.clone();
+            c.subtract(&b);
+            prop_assert_eq!(c, a.difference(&b));
+        }
 
         #[test]
         fn union_and_intersection_are_commutative(a in set(), b in set()) {

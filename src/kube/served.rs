@@ -339,9 +339,21 @@ pub fn is_builtin_group(group: &str) -> bool {
 
 /// Every version of the resource `gvk` names that `release` serves by default, in table order.
 pub fn served_versions(gvk: &GroupVersionKind, release: Minor) -> Vec<&'static ServedVersion> {
+    // The resource's (group, kind) pairs, found once rather than per row of the table.
+    let own = (gvk.group.as_str(), gvk.kind.as_str());
+    let mut same = vec![own];
+    same.extend(SAME_RESOURCE.iter().filter_map(|&(x, y)| {
+        if x == own {
+            Some(y)
+        } else if y == own {
+            Some(x)
+        } else {
+            None
+        }
+    }));
     SERVED
         .iter()
-        .filter(|r| same_resource((r.group, r.kind), (&gvk.group, &gvk.kind)))
+        .filter(|r| same.contains(&(r.group, r.kind)))
         .filter(|r| r.served_by_default(release))
         .collect()
 }

@@ -565,7 +565,10 @@ impl<'a> Context<'a> {
         force: bool,
     ) -> Result<(Value, Managed), Failure> {
         let live = without_managed_fields(live);
-        if managed.fields.is_empty() {
+        // An empty live object (a create) holds no field to attribute: the update from the
+        // empty object to it adds and changes nothing, and only those are owned.
+        let nothing_to_attribute = live.as_map().is_some_and(|m| m.is_empty());
+        if managed.fields.is_empty() && !nothing_to_attribute {
             let empty = self.empty();
             let id = self.id(BEFORE_FIRST_APPLY_MANAGER, Operation::Update);
             // Attributing the existing fields is not a write: never normalized.

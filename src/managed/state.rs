@@ -140,27 +140,30 @@ impl Managed {
 }
 
 /// Fields no manager owns: identity and server-set metadata (`stripMetaManager`).
-fn strip_set() -> Set {
+fn strip_set() -> &'static Set {
+    static STRIP: std::sync::OnceLock<Set> = std::sync::OnceLock::new();
     let meta = |f: &str| Path::fields(&["metadata", f]);
-    Set::from_paths([
-        Path::fields(&["apiVersion"]),
-        Path::fields(&["kind"]),
-        Path::fields(&["metadata"]),
-        meta("name"),
-        meta("namespace"),
-        meta("creationTimestamp"),
-        meta("selfLink"),
-        meta("uid"),
-        meta("clusterName"),
-        meta("generation"),
-        meta("managedFields"),
-        meta("resourceVersion"),
-    ])
+    STRIP.get_or_init(|| {
+        Set::from_paths([
+            Path::fields(&["apiVersion"]),
+            Path::fields(&["kind"]),
+            Path::fields(&["metadata"]),
+            meta("name"),
+            meta("namespace"),
+            meta("creationTimestamp"),
+            meta("selfLink"),
+            meta("uid"),
+            meta("clusterName"),
+            meta("generation"),
+            meta("managedFields"),
+            meta("resourceVersion"),
+        ])
+    })
 }
 
 pub(super) fn strip_meta(managed: &mut Managed, key: &str) {
     if let Some(vs) = managed.fields.get_mut(key) {
-        vs.set = vs.set.difference(&strip_set());
+        vs.set.subtract(strip_set());
         if vs.set.is_empty() {
             managed.fields.remove(key);
         }

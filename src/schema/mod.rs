@@ -11,6 +11,7 @@ pub mod openapi;
 mod smd_yaml;
 mod topology;
 
+use crate::names::NameIndex;
 use crate::value::Value;
 use std::collections::HashMap;
 
@@ -76,12 +77,7 @@ pub struct MapType {
     pub element_relationship: ElementRelationship,
     /// (hash of the name, index into `fields`), sorted: a lookup is one hash and a binary
     /// search over integers, and building it clones no name (schemas are built at every start).
-    field_index: Vec<(u64, u32)>,
-}
-
-fn name_hash(name: &str) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(name)
+    field_index: NameIndex,
 }
 
 impl MapType {
@@ -91,12 +87,7 @@ impl MapType {
         element_type: TypeRef,
         element_relationship: ElementRelationship,
     ) -> MapType {
-        let mut field_index: Vec<(u64, u32)> = fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (name_hash(&f.name), i as u32))
-            .collect();
-        field_index.sort_unstable();
+        let field_index = NameIndex::new(fields.iter().map(|f| f.name.as_str()));
         MapType {
             fields,
             unions,
@@ -107,13 +98,8 @@ impl MapType {
     }
 
     pub fn field(&self, name: &str) -> Option<&StructField> {
-        let hash = name_hash(name);
-        let first = self.field_index.partition_point(|&(h, _)| h < hash);
-        self.field_index[first..]
-            .iter()
-            .take_while(|&&(h, _)| h == hash)
-            .map(|&(_, i)| &self.fields[i as usize])
-            .find(|f| f.name == name)
+        let i = self.field_index.find(name, |i| &self.fields[i].name)?;
+        Some(&self.fields[i])
     }
 
     /// The type of the value under `name`: the struct field's, else the element type.
