@@ -199,6 +199,22 @@ impl Set {
         }
     }
 
+    /// [`Set::recursive_difference`] in place (see [`Set::subtract`]).
+    pub fn recursive_subtract(&mut self, other: &Set) {
+        if !other.members.is_empty() {
+            self.members.retain(|m| !other.has_member(m));
+            self.children.retain(|(pe, _)| !other.has_member(pe));
+        }
+        for (pe, o) in &other.children {
+            if let Ok(i) = self.children.binary_search_by(|(p, _)| p.cmp(pe)) {
+                self.children[i].1.recursive_subtract(o);
+                if self.children[i].1.is_empty() {
+                    self.children.remove(i);
+                }
+            }
+        }
+    }
+
     /// Like [`Set::difference`], but a member of `other` also removes everything below it.
     pub fn recursive_difference(&self, other: &Set) -> Set {
         let mut children = Vec::with_capacity(self.children.len());
@@ -448,6 +464,13 @@ mod laws {
             let mut c = a.clone();
             c.subtract(&b);
             prop_assert_eq!(c, a.difference(&b));
+        }
+
+        #[test]
+        fn recursive_subtract_is_recursive_difference_in_place(a in set(), b in set()) {
+            let mut c = a.clone();
+            c.recursive_subtract(&b);
+            prop_assert_eq!(c, a.recursive_difference(&b));
         }
 
         #[test]

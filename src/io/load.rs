@@ -4,7 +4,7 @@
 use super::objects::DEFAULT_EXTENSIONS;
 use super::InputError;
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -120,26 +120,81 @@ fn read_file(path: &Path) -> std::io::Result<Arc<[u8]>> {
         file.read_to_end(&mut bytes)?;
         return Ok(bytes.into());
     }
-    let mut bytes: Arc<[u8]> = std::iter::repeat_n(0, len).collect();
+    // SAFETY: zeroed bytes are initialised `u8`s. (Zeroed, not filled: fresh memory from the
+    // system is zero already, so nothing touches it before the read does.)
+    let mut bytes: Arc<[u8]> = unsafe { Arc::<[u8]>::new_zeroed_slice(len).assume_init() };
     let buf = Arc::get_mut(&mut bytes).expect("a new buffer has no other owner");
+    let filled = fill(&file, buf)?;
+    // Positioned reads leave the file's offset alone: whatever follows is read from the end.
+    file.seek(std::io::SeekFrom::Start(filled as u64))?;
+    let mut more = Vec::new();
+    if filled == len && file.read_to_end(&mut more)? == 0 {
+        return Ok(bytes);
+    }
+    // The file changed size while it was read: what it holds now, read again whole.
+    let mut all = Vec::new();
+    file.seek(std::io::SeekFrom::Start(0))?;
+    file.read_to_end(&mut all)?;
+    Ok(all.into())
+}
+
+/// Files from this size on are read in parts, one per core.
+const PARALLEL_READ: usize = 8 << 20;
+
+/// Reads the start of `file` into `buf`; returns how many bytes there were (fewer at an early
+/// end). A large file is read in parts at once: the first touch of fresh memory (the system
+/// clears each page) is most of what reading costs, and that spreads over the cores.
+fn fill(file: &std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let parts = match buf.len() >= PARALLEL_READ {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+        false => 1,
+    };
+    if parts == 1 {
+        return fill_at(file, buf, 0);
+    }
+    let part_len = buf.len().div_ceil(parts);
+    std::thread::scope(|scope| {
+        let reads: Vec<_> = buf
+            .chunks_mut(part_len)
+            .enumerate()
+            .map(|(i, part)| scope.spawn(move || fill_at(file, part, (i * part_len) as u64)))
+            .collect();
+        let mut total = 0;
+        for read in reads {
+            let n = read
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            if n < part_len {
+                return Ok(total + n);
+            }
+            total += n;
+        }
+        Ok(total)
+    })
+}
+
+/// Reads `file` from `offset` into `buf` until it is full or the file ends.
+fn fill_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     let mut filled = 0;
-    while filled < len {
-        match file.read(&mut buf[filled..]) {
+    while filled < buf.len() {
+        match read_at(file, &mut buf[filled..], offset + filled as u64) {
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    let mut more = Vec::new();
-    if filled == len && file.read_to_end(&mut more)? == 0 {
-        return Ok(bytes);
-    }
-    // The file changed size while it was read: what it holds now, from the same handle.
-    let mut all = buf[..filled].to_vec();
-    all.extend(more);
-    file.read_to_end(&mut all)?;
-    Ok(all.into())
+    Ok(filled)
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
 
 /// Refuses binary data (see [`read_source`]).
@@ -176,6 +231,20 @@ fn checked(source: &Source, bytes: Arc<[u8]>) -> Result<SourceText, InputError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Large files are read in parts, each to its own place.
+    #[test]
+    fn large_files_read_whole_and_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.yaml");
+        let text: Vec<u8> = (0..PARALLEL_READ + 12_345)
+            .map(|i| b'a' + (i % 23) as u8)
+            .collect();
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(&*read_file(&path).unwrap(), &text[..]);
+        std::fs::write(&path, b"").unwrap();
+        assert!(read_file(&path).unwrap().is_empty());
+    }
 
     #[test]
     fn binary_input_is_refused() {

@@ -154,12 +154,10 @@ impl<'a> Updater<'a> {
             .remove(manager)
             .map(|vs| vs.set)
             .unwrap_or_default();
-        let mut set = own
-            .union(&compare.modified)
-            .union(&compare.added)
-            .difference(&compare.removed);
+        let mut set = own.union(&compare.modified).union(&compare.added);
+        set.subtract(&compare.removed);
         if let Some(ignored) = self.ignored_at(version) {
-            set = set.recursive_difference(ignored);
+            set.recursive_subtract(ignored);
         }
         if !set.is_empty() {
             managers.insert(manager.to_string(), VersionedSet::new(set, version, false));
@@ -201,7 +199,7 @@ impl<'a> Updater<'a> {
             .to_field_set(config)
             .map_err(|e| UpdateError::failed("failed to get field set", e))?;
         if let Some(ignored) = self.ignored_at(version) {
-            set = set.recursive_difference(ignored);
+            set.recursive_subtract(ignored);
         }
         managers.insert(manager.to_string(), VersionedSet::new(set, version, true));
         let merged = self
@@ -293,12 +291,12 @@ impl<'a> Updater<'a> {
         }
         for (manager, conflict) in &conflicts {
             if let Some(owned) = managers.get_mut(manager) {
-                owned.set = owned.set.difference(&conflict.set);
+                owned.set.subtract(&conflict.set);
             }
         }
         for (manager, gone) in &removed {
             if let Some(owned) = managers.get_mut(manager) {
-                owned.set = owned.set.difference(gone);
+                owned.set.subtract(gone);
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
