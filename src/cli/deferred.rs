@@ -16,6 +16,7 @@ use kssa::io::{
 };
 use kssa::kube::SchemaRegistry;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What reading the manifests while merging needs: their bytes, the schemas and the live
 /// objects by identity.
@@ -50,81 +51,128 @@ impl Deferred {
         count: &mut usize,
         mut f: impl FnMut(Pair) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let maker = PairMaker {
+        if !self.checked {
+            return self.each_worked(notices, count, worker_count(usize::MAX), &|pair| pair, f);
+        }
+        let maker = self.maker();
+        let mut skipped = Vec::new();
+        let mut fed = Ok(());
+        for text in &self.texts {
+            kssa::io::each_object(text, object_options(&self.args), &mut skipped, |o| {
+                if fed.is_ok() {
+                    fed = o
+                        .map_err(|e| vec![e])
+                        .and_then(|o| maker.pair(o, true, &mut Vec::new()))
+                        .map_err(input_errors)
+                        .and_then(|(pair, _)| f(pair));
+                }
+            });
+            if fed.is_err() {
+                break;
+            }
+        }
+        fed
+    }
+
+    fn maker(&self) -> PairMaker<'_> {
+        PairMaker {
             registry: &self.registry,
             live_index: &self.live_index,
             args: &self.args,
             validate: self.validate,
-        };
-        let options = object_options(&self.args);
-        if self.checked {
-            let mut skipped = Vec::new();
-            let mut fed = Ok(());
-            for text in &self.texts {
-                kssa::io::each_object(text, options, &mut skipped, |o| {
-                    if fed.is_ok() {
-                        fed = o
-                            .map_err(|e| vec![e])
-                            .and_then(|o| maker.pair(o, true, &mut Vec::new()))
-                            .map_err(input_errors)
-                            .and_then(|(pair, _)| f(pair));
-                    }
-                });
-                if fed.is_err() {
-                    break;
-                }
-            }
-            return fed;
         }
-        let mut read = Checks::default();
+    }
+
+    /// The one pass over unchecked manifests: on `workers` threads, documents are parsed and
+    /// their objects paired and handed to `work`; here, in order, the checks that need the
+    /// objects before them follow, and `take` gets the results of the objects that pass while
+    /// no error has been found. Stops at the first error `take` returns.
+    pub fn each_worked<R: Send>(
+        &self,
+        notices: &mut Vec<String>,
+        count: &mut usize,
+        workers: usize,
+        work: &(impl Fn(Pair) -> R + Sync),
+        mut take: impl FnMut(R) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let maker = self.maker();
+        let options = object_options(&self.args);
+        let mut checks = Checks::default();
+        // Set once an error is found: from then on, no result is taken, so none is worked out.
+        let refused = AtomicBool::new(false);
         let splits = self.texts.iter().enumerate().flat_map(|(source, text)| {
             DocumentSplits::new(text, options).map(move |split| (source, split))
         });
-        let workers = worker_count(usize::MAX);
-        if workers == 1 {
+        let read = |split| read_document(&maker, split, work, &refused);
+        let mut checked = |source, document| {
+            let taken = checks.take(source, document, &mut take);
+            if checks.refused() {
+                refused.store(true, Ordering::Relaxed);
+            }
+            taken
+        };
+        if workers <= 1 {
             for (source, split) in splits {
-                read.take(source, read_document(&maker, split), &mut f)?;
+                checked(source, read(split))?;
             }
         } else {
-            // Parsing and checking are most of the reading: they go to threads of their own,
-            // and the checks that need the objects before them follow here, in order.
             in_order_on_threads(
                 workers,
                 MAX_BATCH,
-                "kssa-reader",
+                "kssa-worker",
                 |send| splits.into_iter().try_for_each(send),
-                &|(source, split)| (source, read_document(&maker, split)),
-                &mut |(source, document)| read.take(source, document, &mut f),
+                &|(source, split)| (source, read(split)),
+                &mut |(source, document)| checked(source, document),
             )?;
         }
-        *count = read.objects;
-        read.finish(notices)
+        *count = checks.objects;
+        checks.finish(notices)
     }
 }
 
 /// What reading one document found, before the checks that need the documents before it.
-enum DocumentChecked {
-    Objects(Vec<ObjectRead>),
+enum DocumentChecked<R> {
+    Objects(Vec<ObjectRead<R>>),
     Notice(String),
     /// A YAML error, which ends its source.
     End(InputError),
 }
 
-/// One object of a document, paired, or what refused it.
-enum ObjectRead {
+/// One object of a document, paired and worked on, or what refused it.
+enum ObjectRead<R> {
     /// A document's error.
     Source(InputError),
-    Paired(Box<Pair>, ObjectKey, Vec<String>),
+    Paired(Box<Paired<R>>),
     Refused(Vec<InputError>),
 }
 
-fn read_document(maker: &PairMaker, split: DocumentSplit) -> DocumentChecked {
+struct Paired<R> {
+    key: ObjectKey,
+    origin: Origin,
+    crd: bool,
+    deduced: Vec<String>,
+    /// `None` when an error found before made working it out pointless.
+    worked: Option<R>,
+}
+
+fn read_document<R>(
+    maker: &PairMaker,
+    split: DocumentSplit,
+    work: &impl Fn(Pair) -> R,
+    refused: &AtomicBool,
+) -> DocumentChecked<R> {
     let object = |o: Result<Object, InputError>| match o {
         Err(e) => ObjectRead::Source(e),
         Ok(o) => {
             let mut deduced = Vec::new();
             match maker.pair(o, false, &mut deduced) {
-                Ok((pair, key)) => ObjectRead::Paired(Box::new(pair), key, deduced),
+                Ok((pair, key)) => ObjectRead::Paired(Box::new(Paired {
+                    key,
+                    origin: pair.manifest.origin.clone(),
+                    crd: is_crd(&pair.manifest),
+                    deduced,
+                    worked: (!refused.load(Ordering::Relaxed)).then(|| work(pair)),
+                })),
                 Err(errs) => ObjectRead::Refused(errs),
             }
         }
@@ -155,13 +203,18 @@ struct Checks {
 }
 
 impl Checks {
+    /// Whether an error has been found.
+    fn refused(&self) -> bool {
+        !self.source_errors.is_empty() || !self.pair_errors.is_empty()
+    }
+
     /// Checks the objects of a document of source number `source`, in order, and hands
-    /// them to `f` while no error has been found.
-    fn take(
+    /// what was worked out of them to `take` while no error has been found.
+    fn take<R>(
         &mut self,
         source: usize,
-        document: DocumentChecked,
-        f: &mut impl FnMut(Pair) -> anyhow::Result<()>,
+        document: DocumentChecked<R>,
+        take: &mut impl FnMut(R) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         if self.ended.contains(&source) {
             return Ok(());
@@ -169,8 +222,8 @@ impl Checks {
         match document {
             DocumentChecked::Objects(objects) => {
                 for object in objects {
-                    if let Some(pair) = self.check(object) {
-                        f(pair)?;
+                    if let Some(worked) = self.check(object) {
+                        take(worked)?;
                     }
                 }
             }
@@ -183,9 +236,9 @@ impl Checks {
         Ok(())
     }
 
-    /// Checks one object; returns its pair while no error has been found.
-    fn check(&mut self, object: ObjectRead) -> Option<Pair> {
-        let (pair, key) = match object {
+    /// Checks one object; returns what was worked out of it while no error has been found.
+    fn check<R>(&mut self, object: ObjectRead<R>) -> Option<R> {
+        let paired = match object {
             ObjectRead::Source(e) => {
                 self.source_errors.push(e);
                 return None;
@@ -194,37 +247,38 @@ impl Checks {
                 self.pair_errors.extend(errs);
                 return None;
             }
-            ObjectRead::Paired(pair, key, deduced) => {
-                for notice in deduced {
-                    if !self.deduced.contains(&notice) {
-                        self.deduced.push(notice);
-                    }
-                }
-                (*pair, key)
-            }
+            ObjectRead::Paired(paired) => *paired,
         };
-        let origin = &pair.manifest.origin;
-        if is_crd(&pair.manifest) {
+        for notice in paired.deduced {
+            if !self.deduced.contains(&notice) {
+                self.deduced.push(notice);
+            }
+        }
+        let origin = paired.origin;
+        if paired.crd {
             // `one_pass_possible` rules this out; should it ever happen, say so rather than
             // resolve the objects after it without their schema.
             self.pair_errors.push(InputError::invalid(
-                origin,
+                &origin,
                 "",
                 "a CustomResourceDefinition in manifests read in one pass",
             ));
             return None;
         }
-        if let Some(first) = self.seen.insert(key, origin.clone()) {
+        let refused = self.refused();
+        if let Some(first) = self.seen.insert(paired.key, origin.clone()) {
             self.pair_errors.push(InputError::invalid(
-                origin,
+                &origin,
                 "",
                 format!("the same object is also given at {first}"),
             ));
             return None;
         }
         self.objects += 1;
-        let clean = self.source_errors.is_empty() && self.pair_errors.is_empty();
-        clean.then_some(pair)
+        if refused {
+            return None;
+        }
+        paired.worked
     }
 
     /// The errors, all together; else the notices (kinds with a deduced schema, then skipped

@@ -679,6 +679,29 @@ impl Loaded {
         }
     }
 
+    /// Runs `work` on every pair on `workers` threads, which also read the manifests, when
+    /// they are read once while merging (see [`super::deferred`]); `take` gets the results in
+    /// order. `None` when the pairs come from [`Loaded::each_pair`] instead.
+    pub fn work_in_one_pass<R: Send>(
+        &mut self,
+        workers: usize,
+        work: &(impl Fn(Pair) -> R + Sync),
+        take: impl FnMut(R) -> anyhow::Result<()>,
+    ) -> Option<anyhow::Result<()>> {
+        let Loaded {
+            notices,
+            count,
+            deferred,
+            ..
+        } = self;
+        match deferred {
+            Some(d) if !d.checked && workers > 1 => {
+                Some(d.each_worked(notices, count, workers, work, take))
+            }
+            _ => None,
+        }
+    }
+
     /// Hands every pair to `f` in order: the kept ones, or those of manifests read again.
     /// Stops at the first error `f` returns.
     pub fn each_pair(&mut self, f: impl FnMut(Pair) -> anyhow::Result<()>) -> anyhow::Result<()> {

@@ -94,7 +94,14 @@ pub fn for_each_predicted<R: Send>(
         // A worker thread would only add its start-up to the run.
         loaded.each_pair(|pair| outcomes.take(predict(&pair)))
     } else {
-        run_on_workers(loaded, known, workers, &predict, &mut outcomes)
+        // Manifests read while merging are read by the workers too, each object merged by
+        // the thread that read it.
+        let one_pass =
+            loaded.work_in_one_pass(workers, &|pair| predict(&pair), |out| outcomes.take(out));
+        match one_pass {
+            Some(result) => result,
+            None => run_on_workers(loaded, known, workers, &predict, &mut outcomes),
+        }
     };
     loaded.live = live;
     outcomes.finish(result, &loaded.notices)

@@ -1,35 +1,19 @@
 //! Input that once crashed the CLI: each case must end with a clear result or error (exit 0, 1
 //! or 2), never a panic (101) or a stack overflow (134).
 
-use assert_cmd::Command;
 use std::path::Path;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/robustness");
 
 fn kssa(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("kssa")
-        .unwrap()
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .args(args)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
+    let (code, stdout, stderr) = super::support::kssa_in(dir, args);
     // Messages name deep paths in full: keep failure reports readable.
-    let stderr: String = String::from_utf8_lossy(&out.stderr)
-        .chars()
-        .take(600)
-        .collect();
+    let stderr: String = stderr.chars().take(600).collect();
     assert!(
         (0..=2).contains(&code),
         "kssa {args:?} exited {code}: {stderr}"
     );
-    (
-        code,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    )
+    (code, stdout, stderr)
 }
 
 #[test]
