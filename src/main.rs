@@ -25,6 +25,21 @@ fn main() -> ExitCode {
     }
 }
 
+pub(crate) mod memory {
+    /// Stops the kernel from backing this process's memory with transparent huge pages from
+    /// now on: a run over a large manifest allocates and frees all along, on every core, and
+    /// clearing each 2 MiB page the allocator touches cost it 8% of its time (the 50 MB stream
+    /// of bench-cli.sh), more than the fewer page faults saved. Short runs keep them (see the
+    /// allocator above). Linux `prctl(PR_SET_THP_DISABLE)`, checked at every fault.
+    pub fn small_pages_from_now() {
+        #[cfg(target_os = "linux")]
+        // SAFETY: a plain system call on the process's own flags; no memory is passed.
+        unsafe {
+            libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+        }
+    }
+}
+
 /// Growing the main thread's stack instead of starting a thread for the command: a thread
 /// costs a short run a third of a millisecond (it starts on the other, idle core, with cold
 /// caches, and the main thread is woken again at its end), a tenth of a one-object apply.

@@ -15,7 +15,8 @@ use kssa::io::{
     SourceText,
 };
 use kssa::kube::SchemaRegistry;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What reading the manifests while merging needs: their bytes, the schemas and the live
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub(super) struct Deferred {
     pub texts: Vec<SourceText>,
     pub registry: SchemaRegistry,
-    pub live_index: HashMap<ObjectKey, usize>,
+    pub live_index: FxHashMap<ObjectKey, usize>,
     pub args: InputArgs,
     pub validate: bool,
     /// Whether a first pass already checked every manifest.
@@ -196,7 +197,7 @@ struct Checks {
     deduced: Vec<String>,
     skipped: Vec<String>,
     /// Origins, not their text: printing one locates it, which re-reads its document.
-    seen: HashMap<ObjectKey, Origin>,
+    seen: FxHashMap<ObjectKey, Origin>,
     objects: usize,
     /// The sources a YAML error ended: what was split off them after it is no document.
     ended: HashSet<usize>,

@@ -13,6 +13,7 @@ use kssa::kube::{served, GroupVersionKind, KindVersions, ResolvedKind, SchemaReg
 use kssa::schema::builtin::builtin;
 use kssa::typed::Typed;
 use kssa::value::Value;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -346,7 +347,7 @@ pub(super) fn is_crd(o: &Object) -> bool {
 /// The per-manifest checks of [`Loaded::load`]; `checked` skips what a first pass already did.
 pub(super) struct PairMaker<'r> {
     pub registry: &'r SchemaRegistry,
-    pub live_index: &'r HashMap<ObjectKey, usize>,
+    pub live_index: &'r FxHashMap<ObjectKey, usize>,
     pub args: &'r InputArgs,
     pub validate: bool,
 }
@@ -484,6 +485,9 @@ impl Loaded {
                 .iter()
                 .flatten()
                 .any(|t| memchr::memmem::find(&t.bytes, b"CustomResourceDefinition").is_some());
+        if defer {
+            crate::memory::small_pages_from_now();
+        }
         let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
         let mut texts = Vec::with_capacity(slots.len());
         let mut parsed: Vec<Vec<Object>> = Vec::new();
@@ -553,7 +557,7 @@ impl Loaded {
             }
         }
 
-        let mut index: HashMap<ObjectKey, usize> = HashMap::new();
+        let mut index: FxHashMap<ObjectKey, usize> = FxHashMap::default();
         for (i, l) in live.iter_mut().enumerate() {
             let o = &mut l.object;
             if let Err(e) = registry.check_in_version(o.api_version(), o.kind()) {
