@@ -9,7 +9,7 @@
 //! and the pipeline's pass only reads again.
 
 use super::inputs::{input_errors, is_crd, object_options, InputArgs, Pair, PairMaker};
-use super::pipeline::{in_order_on_threads, worker_count, MAX_BATCH};
+use super::pipeline::{in_order_on_threads, map_owned_in_order, worker_count, MAX_BATCH};
 use kssa::io::{
     DocumentObjects, DocumentSplit, DocumentSplits, InputError, Object, ObjectKey, Origin,
     SourceText,
@@ -105,13 +105,11 @@ impl Deferred {
             DocumentSplits::new(text, options).map(move |split| (source, split))
         });
         let read = |split| read_document(&maker, split, work, &refused);
-        let mut checked = |source, document| {
-            let taken = checks.take(source, document, &mut take);
-            if checks.refused() {
-                refused.store(true, Ordering::Relaxed);
-            }
-            taken
+        let read_items = |items: Vec<Object>| {
+            map_owned_in_order(items, |o| read_object(&maker, Ok(o), work, &refused))
         };
+        let mut checked =
+            |source, document| checks.take(source, document, &read_items, &refused, &mut take);
         if workers <= 1 {
             for (source, split) in splits {
                 checked(source, read(split))?;
@@ -131,9 +129,15 @@ impl Deferred {
     }
 }
 
+/// A list's items are paired and worked on this many at a time.
+const LIST_PART: usize = 512;
+
 /// What reading one document found, before the checks that need the documents before it.
 enum DocumentChecked<R> {
     Objects(Vec<ObjectRead<R>>),
+    /// A list's items, not paired yet: they are spread over the cores a part at a time
+    /// (one thread would otherwise take all of a large `List`).
+    Items(Vec<Object>),
     Notice(String),
     /// A YAML error, which ends its source.
     End(InputError),
@@ -162,29 +166,40 @@ fn read_document<R>(
     work: &impl Fn(Pair) -> R,
     refused: &AtomicBool,
 ) -> DocumentChecked<R> {
-    let object = |o: Result<Object, InputError>| match o {
-        Err(e) => ObjectRead::Source(e),
-        Ok(o) => {
-            let mut deduced = Vec::new();
-            match maker.pair(o, false, &mut deduced) {
-                Ok((pair, key)) => ObjectRead::Paired(Box::new(Paired {
-                    key,
-                    origin: pair.manifest.origin.clone(),
-                    crd: is_crd(&pair.manifest),
-                    deduced,
-                    worked: (!refused.load(Ordering::Relaxed)).then(|| work(pair)),
-                })),
-                Err(errs) => ObjectRead::Refused(errs),
-            }
-        }
-    };
+    let object = |o| read_object(maker, o, work, refused);
     match split.objects() {
+        DocumentObjects::Objects(Ok(objects)) if objects.len() > 1 => {
+            DocumentChecked::Items(objects)
+        }
         DocumentObjects::Objects(Ok(objects)) => {
             DocumentChecked::Objects(objects.into_iter().map(|o| object(Ok(o))).collect())
         }
         DocumentObjects::Objects(Err(e)) => DocumentChecked::Objects(vec![object(Err(e))]),
         DocumentObjects::Notice(n) => DocumentChecked::Notice(n),
         DocumentObjects::End(e) => DocumentChecked::End(e),
+    }
+}
+
+fn read_object<R>(
+    maker: &PairMaker,
+    object: Result<Object, InputError>,
+    work: &impl Fn(Pair) -> R,
+    refused: &AtomicBool,
+) -> ObjectRead<R> {
+    let object = match object {
+        Ok(o) => o,
+        Err(e) => return ObjectRead::Source(e),
+    };
+    let mut deduced = Vec::new();
+    match maker.pair(object, false, &mut deduced) {
+        Ok((pair, key)) => ObjectRead::Paired(Box::new(Paired {
+            key,
+            origin: pair.manifest.origin.clone(),
+            crd: is_crd(&pair.manifest),
+            deduced,
+            worked: (!refused.load(Ordering::Relaxed)).then(|| work(pair)),
+        })),
+        Err(errs) => ObjectRead::Refused(errs),
     }
 }
 
@@ -210,29 +225,54 @@ impl Checks {
     }
 
     /// Checks the objects of a document of source number `source`, in order, and hands
-    /// what was worked out of them to `take` while no error has been found.
+    /// what was worked out of them to `take` while no error has been found (`refused` says
+    /// when one has). A list's items are read by `read_items`, a part at a time.
     fn take<R>(
         &mut self,
         source: usize,
         document: DocumentChecked<R>,
+        read_items: &impl Fn(Vec<Object>) -> std::io::Result<Vec<ObjectRead<R>>>,
+        refused: &AtomicBool,
         take: &mut impl FnMut(R) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         if self.ended.contains(&source) {
             return Ok(());
         }
         match document {
-            DocumentChecked::Objects(objects) => {
-                for object in objects {
-                    if let Some(worked) = self.check(object) {
-                        take(worked)?;
+            DocumentChecked::Objects(objects) => self.check_all(objects, refused, take)?,
+            DocumentChecked::Items(items) => {
+                let mut items = items.into_iter();
+                loop {
+                    let part: Vec<_> = items.by_ref().take(LIST_PART).collect();
+                    if part.is_empty() {
+                        break;
                     }
+                    self.check_all(read_items(part)?, refused, take)?;
                 }
             }
             DocumentChecked::Notice(n) => self.skipped.push(n),
             DocumentChecked::End(e) => {
                 self.source_errors.push(e);
                 self.ended.insert(source);
+                refused.store(true, Ordering::Relaxed);
             }
+        }
+        Ok(())
+    }
+
+    fn check_all<R>(
+        &mut self,
+        objects: Vec<ObjectRead<R>>,
+        refused: &AtomicBool,
+        take: &mut impl FnMut(R) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for object in objects {
+            if let Some(worked) = self.check(object) {
+                take(worked)?;
+            }
+        }
+        if self.refused() {
+            refused.store(true, Ordering::Relaxed);
         }
         Ok(())
     }

@@ -60,6 +60,18 @@ pub fn map_in_order<T: Sync, R: Send>(
         .collect())
 }
 
+/// [`map_in_order`] over items it takes: each goes to `f` by value.
+pub fn map_owned_in_order<T: Send, R: Send>(
+    items: Vec<T>,
+    f: impl Fn(T) -> R + Sync,
+) -> std::io::Result<Vec<R>> {
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    map_in_order(&slots, |slot| {
+        let item = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
+        f(item.expect("each item is taken once"))
+    })
+}
+
 /// Runs every apply request of `loaded`: `work` turns each prediction into its output on a
 /// worker thread, `sink` takes the outputs in input order. Errors of the apply step are
 /// collected, every one reported together as `predict` does. The input's notices are printed

@@ -65,3 +65,35 @@ fn a_large_manifest_with_bad_documents_prints_nothing_and_reports_them_all() {
     assert!(yaml < duplicate, "{stderr}");
     assert!(!stderr.contains("after-the-error"), "{stderr}");
 }
+
+/// A `List` of `n` ConfigMaps starting at `first`.
+fn config_map_list(first: usize, n: usize) -> String {
+    let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for i in first..first + n {
+        out.push_str(&format!(
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: settings-{i}\n    \
+             namespace: team-{}\n  data:\n    index: \"{i}\"\n    padding: {}\n",
+            i % 7,
+            "x".repeat(160)
+        ));
+    }
+    out
+}
+
+/// A large `List` is one document: its items are still merged on every core, in order.
+#[test]
+fn a_large_list_gives_what_its_parts_give() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.yaml"), config_map_list(0, OBJECTS)).unwrap();
+    let (a, b) = (
+        config_map_list(0, OBJECTS / 2),
+        config_map_list(OBJECTS / 2, OBJECTS / 2),
+    );
+    assert!(a.len() < 8 << 20 && a.len() + b.len() > 8 << 20);
+    std::fs::write(dir.path().join("a.yaml"), a).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), b).unwrap();
+    let whole = kssa(dir.path(), &["diff", "-f", "big.yaml"]);
+    let parts = kssa(dir.path(), &["diff", "-f", "a.yaml", "-f", "b.yaml"]);
+    assert_eq!(whole.0, 1, "{}", whole.2);
+    assert_eq!(whole, parts);
+}
