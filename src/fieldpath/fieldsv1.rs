@@ -20,9 +20,10 @@ pub enum FieldsV1Error {
 
 /// The key string of one path element.
 pub fn element_key(pe: &PathElement) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(16);
     match pe {
         PathElement::Field(name) => {
+            out.reserve_exact(2 + name.len());
             out.push_str("f:");
             out.push_str(name);
         }

@@ -429,7 +429,7 @@ impl<'a> Context<'a> {
             Cow::Borrowed(_) => new,
         };
         let mut object = restored(stored);
-        set_managed_fields(&mut object, &managed);
+        set_managed_fields(&mut object, managed);
         Ok(object)
     }
 
@@ -552,7 +552,7 @@ impl<'a> Context<'a> {
         if is_kubectl {
             last_applied::update_annotation(&mut object, config);
         }
-        set_managed_fields(&mut object, &managed);
+        set_managed_fields(&mut object, managed);
         Ok(object)
     }
 
@@ -680,7 +680,7 @@ fn without_managed_fields(object: &Value) -> Value {
 }
 
 /// Stores the encoded entries; no entries means no `managedFields` key at all.
-fn set_managed_fields(object: &mut Value, managed: &Managed) {
+fn set_managed_fields(object: &mut Value, managed: Managed) {
     let entries = managed.encode();
     let Some(map) = object.as_map_mut() else {
         return;

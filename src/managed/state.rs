@@ -41,14 +41,15 @@ impl Managed {
         self.times.get(key).copied().flatten()
     }
 
-    /// Entries as the server encodes and sorts them.
-    pub fn encode(&self) -> Vec<ManagedFieldsEntry> {
+    /// Entries as the server encodes and sorts them (the field sets move into them).
+    pub fn encode(self) -> Vec<ManagedFieldsEntry> {
+        let times = self.times;
         let mut entries: Vec<(Option<Time>, ManagedFieldsEntry)> = self
             .fields
-            .iter()
+            .into_iter()
             .filter_map(|(key, vs)| {
-                let id = ManagerId::from_key(key)?;
-                let time = self.time(key);
+                let id = ManagerId::from_key(&key)?;
+                let time = times.get(&key).copied().flatten();
                 Some((
                     time,
                     ManagedFieldsEntry {
@@ -58,9 +59,9 @@ impl Managed {
                         } else {
                             id.operation
                         },
-                        api_version: vs.api_version.clone(),
+                        api_version: vs.api_version,
                         time: time.map(|t| t.to_string()),
-                        fields: vs.set.clone(),
+                        fields: vs.set,
                         subresource: id.subresource,
                     },
                 ))
