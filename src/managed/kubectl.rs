@@ -157,6 +157,11 @@ fn migrate(
     kind: &ResolvedKind,
     req: &WriteRequest,
 ) -> Result<Option<Value>, WriteError> {
+    // Only Update entries are folded into the Apply entry: without one there is nothing to
+    // migrate (the entries are the server's own encoding, so each of them reads).
+    if !has_update_entry(object) {
+        return Ok(None);
+    }
     let owners = last_applied_owners(object);
     let migration = Migration::new(owners, req.manager, "");
     let upgraded = upgrade(object, &migration).map_err(|e| WriteError::ManagedFields {
@@ -176,6 +181,15 @@ fn migrate(
         ..*req
     };
     write(Some(object), &body, kind, &req).map(|o| Some(o.object))
+}
+
+fn has_update_entry(object: &Value) -> bool {
+    let Some(Value::List(entries)) = object.get_path(&["metadata", "managedFields"]) else {
+        return false;
+    };
+    entries
+        .iter()
+        .any(|e| e.get("operation").and_then(Value::as_str) == Some("Update"))
 }
 
 #[cfg(test)]
