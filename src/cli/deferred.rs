@@ -1,12 +1,15 @@
 //! Manifests too large to keep (above [`super::inputs::KEEP_LIMIT`] bytes): read object by object
 //! while the pipeline merges them, so memory stays bounded by the largest object.
 //!
-//! Usually they are read only there, once, and checked as they are read: every input error
-//! (YAML, a manifest's checks, an object given twice) is still collected and reported together,
-//! and once one is found no more objects go to the pipeline, whose output is held until the end
-//! and so never printed. Where the checks must all come first (errors already found in other
-//! inputs, or text a custom resource definition could hide in), a first pass checks everything
-//! and the pipeline's pass only reads again.
+//! Usually they are read only there, once, by the threads that merge them
+//! ([`Deferred::each_worked`]): each worker parses a document, pairs and checks its objects and
+//! merges them; the checks that need the objects before (an object given twice, the order of
+//! the errors, the count) follow on the calling thread, in input order. Every input error
+//! (YAML, a manifest's checks, an object given twice) is still collected and reported together;
+//! once one is found no more results are taken (the workers stop merging), and the output, held
+//! until the end, is never printed. Where the checks must all come first (errors already found
+//! in other inputs, or text a custom resource definition could hide in), a first pass checks
+//! everything and the pipeline's pass only reads again.
 
 use super::inputs::{input_errors, is_crd, object_options, InputArgs, Pair, PairMaker};
 use super::pipeline::{in_order_on_threads, map_owned_in_order, worker_count, MAX_BATCH};
