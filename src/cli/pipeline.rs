@@ -158,19 +158,18 @@ fn run_on_workers<R: Send, S: FnMut(R) -> anyhow::Result<()>>(
 }
 
 /// `work` over every item `feed` hands out, on `workers` threads (each with the deep stack the
-/// library's walks need) in batches of `batch` items, while `feed` goes on; `take` gets the
+/// library's walks need) in batches of `batch_size` items, while `feed` goes on; `take` gets the
 /// results on this thread in feed order. Results done ahead of the next one in order are held
 /// at most [`WINDOW_PER_WORKER`] items per worker deep, which bounds memory by a few items
 /// rather than by the input. Feeding stops at the first error of `feed` or `take`.
 pub fn in_order_on_threads<T: Send, R: Send>(
     workers: usize,
-    batch: usize,
+    batch_size: usize,
     name: &str,
     feed: impl FnOnce(&mut dyn FnMut(T) -> anyhow::Result<()>) -> anyhow::Result<()>,
     work: &(impl Fn(T) -> R + Sync),
     take: &mut dyn FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let batch_size = batch;
     let window = workers * WINDOW_PER_WORKER + batch_size;
     let (job_tx, job_rx) = sync_channel::<Vec<(usize, T)>>(workers * 2);
     let job_rx = Mutex::new(job_rx);

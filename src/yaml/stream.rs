@@ -122,6 +122,7 @@ impl Documents {
                     if surely_counts(&chunk) {
                         let (text, range) = match chunk {
                             Cow::Borrowed(c) => {
+                                // A borrowed chunk is a slice of the text: its place in it.
                                 let start = c.as_ptr() as usize - self.text.as_ptr() as usize;
                                 (self.text.clone(), start..start + c.len())
                             }
@@ -136,15 +137,10 @@ impl Documents {
                             first_line,
                         }));
                     }
-                    match first_document(chunk.as_bytes()) {
+                    match read_chunk(&chunk, first_line) {
                         Ok(None) | Ok(Some((Value::Null, _))) => continue,
-                        Ok(Some((value, line))) => {
-                            return Some(self.keep(value, first_line + line))
-                        }
-                        Err((kind, mark)) => {
-                            let (line, column) = (first_line + mark.line, mark.column + 1);
-                            return Some(self.error(kind, line, column));
-                        }
+                        Ok(Some((value, line))) => return Some(self.keep(value, line)),
+                        Err((kind, line, column)) => return Some(self.error(kind, line, column)),
                     }
                 }
             }
@@ -171,26 +167,35 @@ pub struct Pending {
 
 impl Pending {
     pub fn parse(&self) -> Result<Document, YamlError> {
-        let at = |kind, line, column| YamlError {
-            document: self.index,
-            line,
-            column,
-            kind,
-        };
-        match first_document(self.text[self.range.clone()].as_bytes()) {
-            Ok(Some((value, line))) => Ok(Document {
-                index: self.index,
-                line: self.first_line + line,
-                value,
+        match read_chunk(&self.text[self.range.clone()], self.first_line) {
+            Ok(read) => {
+                // `None` is ruled out by `surely_counts`; it would be the empty document.
+                let (value, line) = read.unwrap_or((Value::Null, self.first_line));
+                Ok(Document {
+                    index: self.index,
+                    line,
+                    value,
+                })
+            }
+            Err((kind, line, column)) => Err(YamlError {
+                document: self.index,
+                line,
+                column,
+                kind,
             }),
-            // Ruled out by `surely_counts`; read as the empty document it would be.
-            Ok(None) => Ok(Document {
-                index: self.index,
-                line: self.first_line,
-                value: Value::Null,
-            }),
-            Err((kind, mark)) => Err(at(kind, self.first_line + mark.line, mark.column + 1)),
         }
+    }
+}
+
+/// The document of a chunk that starts at 1-based line `first_line`: its value and the line
+/// where it starts, or the error and its 1-based line and column, all counted in the stream.
+fn read_chunk(
+    chunk: &str,
+    first_line: usize,
+) -> Result<Option<(Value, usize)>, (ErrorKind, usize, usize)> {
+    match first_document(chunk.as_bytes()) {
+        Ok(read) => Ok(read.map(|(value, line)| (value, first_line + line))),
+        Err((kind, mark)) => Err((kind, first_line + mark.line, mark.column + 1)),
     }
 }
 
