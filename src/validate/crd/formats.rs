@@ -1,21 +1,47 @@
 //! The string `format`s a custom resource's schema can ask for and that apiextensions keeps
 //! (`pkg/apiserver/validation/formats.go`, `supportedVersionedFormats`), checked as kube-openapi's
 //! `strfmt` registry checks them (`strfmt/default.go`, `duration.go`, `bson.go`, and the
-//! govalidator functions kube-openapi keeps in `pkg/internal/third_party/govalidator`). Formats
-//! kssa does not check (email, uri, k8s-short-name, k8s-long-name, password) pass.
+//! govalidator functions kube-openapi keeps in `pkg/internal/third_party/govalidator`, the Go
+//! standard library parsers for uri and email in `go_net.rs`). `password` accepts anything.
 
+use super::go_net;
+use crate::kube::{KubeVersion, VersionRange};
 use regex::Regex;
 use std::net::IpAddr;
 use std::sync::OnceLock;
 
-/// Whether `s` fails `format` on a node of type `type_name` (formats on other types than string
-/// are dropped by apiextensions, as are unknown ones).
-pub fn is_invalid(format: &str, type_name: Option<&str>, s: &str) -> bool {
+/// Formats apiextensions keeps only from some release on (normalized names). `formats.go`
+/// `supportedVersionedFormats` lists `k8s-short-name` and `k8s-long-name` as introduced at
+/// 1.34, and the validator keeps the formats of the server's compatibility version
+/// (`StripUnsupportedFormatsPostProcessorForVersion` with the CEL environment's
+/// `DefaultCompatibilityVersion`), which is one minor release below the server's own: a 1.34
+/// server still ignores them, a 1.35 server checks them.
+const VERSIONED_FORMATS: &[(&str, VersionRange)] = &[
+    ("k8sshortname", VersionRange::since(35)),
+    ("k8slongname", VersionRange::since(35)),
+];
+
+/// Whether `s` fails `format` on a node of type `type_name` at `version` (formats on other
+/// types than string are dropped by apiextensions, as are unknown ones and ones the version does
+/// not keep).
+pub fn is_invalid(format: &str, type_name: Option<&str>, s: &str, version: KubeVersion) -> bool {
     if !matches!(type_name, None | Some("string")) {
         return false;
     }
     // go-openapi normalizes format names by dropping dashes (date-time = datetime).
-    match format.replace('-', "").as_str() {
+    let normalized = format.replace('-', "");
+    let kept = VERSIONED_FORMATS
+        .iter()
+        .find(|(name, _)| *name == normalized)
+        .is_none_or(|(_, versions)| versions.contains(version));
+    if !kept {
+        return false;
+    }
+    match normalized.as_str() {
+        "uri" => !go_net::is_request_uri(s),
+        "email" => !go_net::is_mail_address(s),
+        "k8sshortname" => !(s.len() <= 63 && matches(&SHORT_NAME, s)),
+        "k8slongname" => !(s.len() <= 253 && matches(&LONG_NAME, s)),
         "uuid" => !matches(&UUID, s),
         "uuid3" => !matches(&UUID3, s),
         "uuid4" => !matches(&UUID4, s),
@@ -70,6 +96,11 @@ static UUID4: Pattern =
     Pattern::new(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$");
 static UUID5: Pattern =
     Pattern::new(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$");
+// kube-openapi strfmt/kubernetes-extensions.go: DNS-1123 labels, without the per-label limit
+// in a long name.
+static SHORT_NAME: Pattern = Pattern::new(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+static LONG_NAME: Pattern =
+    Pattern::new(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
 static HOSTNAME: Pattern = Pattern::new(
     r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$",
 );
@@ -227,7 +258,7 @@ mod tests {
 
     #[test]
     fn checked_formats() {
-        let ok = |f: &str, s: &str| !is_invalid(f, Some("string"), s);
+        let ok = |f: &str, s: &str| !is_invalid(f, Some("string"), s, KubeVersion::NEWEST);
         assert!(ok("uuid", "123e4567-e89b-12d3-a456-426614174000"));
         assert!(!ok("uuid", "nope"));
         assert!(ok("date", "2024-02-29") && !ok("date", "2023-02-29"));
@@ -252,7 +283,18 @@ mod tests {
         assert!(ok("hexcolor", "#fff") && ok("hexcolor", "A0B1C2") && !ok("hexcolor", "#ffff"));
         assert!(ok("rgbcolor", "rgb(0, 128,255)") && !ok("rgbcolor", "rgb(256,0,0)"));
         assert!(ok("duration", "1h30m") && ok("duration", "3 weeks") && !ok("duration", "soon"));
-        // Unchecked formats and formats on other types pass.
-        assert!(ok("email", "x") && !is_invalid("uuid", Some("integer"), "x"));
+        assert!(ok("uri", "https://example.com/x") && !ok("uri", "example.com"));
+        assert!(ok("email", "Jane <jane@example.com>") && !ok("email", "jane"));
+        assert!(ok("k8s-short-name", "web-1") && !ok("k8s-short-name", "Web"));
+        assert!(!ok("k8s-short-name", &"a".repeat(64)) && !ok("k8s-short-name", "a.b"));
+        assert!(
+            ok("k8s-long-name", &format!("{}.b", "a".repeat(64))) && !ok("k8s-long-name", "a..b")
+        );
+        // Other types, and formats the version does not keep, pass.
+        let newest = KubeVersion::NEWEST;
+        assert!(ok("password", "") && !is_invalid("uuid", Some("integer"), "x", newest));
+        let v = |minor| KubeVersion::new(minor).unwrap();
+        assert!(!is_invalid("k8s-short-name", None, "Web", v(34)));
+        assert!(is_invalid("k8s-short-name", None, "Web", v(35)));
     }
 }

@@ -13,6 +13,7 @@ mod cel_values;
 mod duration;
 mod embedded;
 mod formats;
+mod go_net;
 mod listtype;
 pub mod schema;
 mod structural;

@@ -287,7 +287,12 @@ impl Validator {
         let Some(format) = node.format.as_deref() else {
             return;
         };
-        if formats::is_invalid(format, declared_types(node).first().copied(), s) {
+        if formats::is_invalid(
+            format,
+            declared_types(node).first().copied(),
+            s,
+            self.version,
+        ) {
             self.errors.push(FieldError::new(
                 ErrorType::TypeInvalid,
                 error_field(path),
