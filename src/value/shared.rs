@@ -12,6 +12,9 @@ use std::sync::Arc;
 /// The entries of a [`Map`]: field name to value, in insertion order.
 pub type Entries = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
 
+/// Maps up to this many entries are searched by comparing keys rather than through the index.
+const SCANNED_LEN: usize = 8;
+
 /// An insertion-ordered map of field name to value, shared copy-on-write.
 #[derive(Clone, Default)]
 pub struct Map(Arc<Entries>);
@@ -40,6 +43,31 @@ impl Map {
 
     pub fn len(&self) -> usize {
         self.0.len()
+    }
+
+    /// The position of `key`. Most maps of an object hold a handful of fields, where comparing
+    /// the keys in turn (a length check rejects most of them) is cheaper than hashing the key
+    /// and probing the index: lookups were a twentieth of a merge's instructions.
+    pub fn get_index_of(&self, key: &str) -> Option<usize> {
+        if self.0.len() <= SCANNED_LEN {
+            self.0.keys().position(|k| k == key)
+        } else {
+            self.0.get_index_of(key)
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.get_index_of(key).map(|i| &self.0[i])
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get_index_of(key).is_some()
+    }
+
+    /// The value under `key`, the map copied first if shared (as through `DerefMut`).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        let i = self.get_index_of(key)?;
+        Some(&mut Arc::make_mut(&mut self.0)[i])
     }
 
     /// Whether both are the same shared map (then they are equal without comparing entries).
