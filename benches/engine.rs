@@ -183,6 +183,7 @@ mod layer {
             normalize_unions: false,
             defaulting: false,
             validation: None,
+            managed_fields: true,
         }
     }
 

@@ -197,6 +197,7 @@ fn server_apply(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
+        managed_fields: args.managed_fields,
     };
     // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
     match kssa::managed::kubectl::apply(live, manifest, kind, &req) {

@@ -92,6 +92,7 @@ pub fn predict<'a>(
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
+        managed_fields: true,
     };
     let options = ClientOptions {
         overwrite: mode.overwrite,

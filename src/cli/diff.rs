@@ -314,9 +314,14 @@ fn run_streaming(args: Args, rules: RuleSet, color: bool) -> anyhow::Result<Stat
     let style = Style { color };
     let (mut out, mut err) = (Held::new(), Held::new());
     let mut summary = Summary::default();
+    // Only shown managedFields and ignore rules (which weigh owners) read them.
+    let apply = ApplyArgs {
+        managed_fields: args.show_managed_fields || !rules.is_empty(),
+        ..args.apply.clone()
+    };
     for_each_predicted(
         &mut loaded,
-        &args.apply,
+        &apply,
         |r| {
             let s = sides_in_place(r, &args, &rules);
             let (change, _) = change_of(r, &s);

@@ -75,6 +75,10 @@ pub struct ApplyArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub validate: ValidateArgs,
+    /// Whether the command reads the results' managedFields (not a flag): a diff that hides
+    /// them lets the server layer skip their encoding.
+    #[arg(skip = true)]
+    pub managed_fields: bool,
 }
 
 /// kubectl's `--validate`: the server's checks always run (objects it refuses are reported as

@@ -254,6 +254,7 @@ fn migrate_one(object: &Value, plan: &Plan) -> anyhow::Result<(Migrated, String)
             normalize_unions: false,
             defaulting: false,
             validation: None,
+            managed_fields: true,
         };
         match write(Some(&after), m, &kind, &req) {
             Ok(w) => {

@@ -109,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         normalize_unions: args.store.normalize_unions,
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
+        managed_fields: true,
     };
     let outcome = match write(stored, &new, &kind, &req) {
         Err(WriteError::Refused(error)) => {

@@ -107,7 +107,7 @@ fn walk(
             _ => None,
         };
         let mut keys: Vec<&String> = c.keys().collect();
-        keys.extend(s.keys().filter(|k| !c.contains_key(*k)));
+        keys.extend(s.keys().filter(|k| !c.contains_key(k)));
         for key in keys {
             walk(
                 &format!("{path}.{key}"),

@@ -48,6 +48,7 @@ pub fn store(
         force: false,
         subresource: "",
         validation,
+        managed_fields: true,
         ..*write_request
     };
     let (live, new) = match (request, live) {

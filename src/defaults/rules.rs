@@ -206,7 +206,7 @@ fn set_defaults(m: Option<&mut Map>, table: &[(&str, Lit)]) {
 fn set_defaults_nonzero(m: Option<&mut Map>, table: &[(&str, Lit)]) {
     let Some(m) = m else { return };
     for (key, lit) in table {
-        if unset(m, key) || m.get(*key).and_then(Value::as_i64) == Some(0) {
+        if unset(m, key) || m.get(key).and_then(Value::as_i64) == Some(0) {
             m.insert(key.to_string(), lit.value());
         }
     }
@@ -688,11 +688,11 @@ trait MapPath {
 impl MapPath for Map {
     fn get_path_str(&self, keys: &[&str]) -> Option<&str> {
         let (first, rest) = keys.split_first()?;
-        self.get(*first)?.get_path(rest)?.as_str()
+        self.get(first)?.get_path(rest)?.as_str()
     }
     fn get_path_str_value(&self, keys: &[&str]) -> Option<Value> {
         let (first, rest) = keys.split_first()?;
-        self.get(*first)?.get_path(rest).cloned()
+        self.get(first)?.get_path(rest).cloned()
     }
 }
 

@@ -109,12 +109,12 @@ fn pod_level_requests(pod: &mut Map) {
         .cloned()
         .unwrap_or_default();
     for name in POD_LEVEL_RESOURCES {
-        if requests.contains_key(*name) {
+        if requests.contains_key(name) {
             continue;
         }
         let value = match aggregated.iter().find(|(n, _)| n == name) {
             Some((_, q)) => q.canonical().map(Value::String),
-            None => limits.get(*name).cloned(),
+            None => limits.get(name).cloned(),
         };
         if let Some(value) = value {
             requests.insert((*name).to_string(), value);

@@ -40,7 +40,7 @@ pub fn is_non_object(doc: &Value) -> bool {
     match doc {
         Value::Map(m) => ["apiVersion", "kind"]
             .iter()
-            .all(|k| m.get(*k).is_none_or(Value::is_null)),
+            .all(|k| m.get(k).is_none_or(Value::is_null)),
         _ => true,
     }
 }

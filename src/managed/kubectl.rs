@@ -41,12 +41,25 @@ pub fn apply(
     kind: &ResolvedKind,
     req: &WriteRequest,
 ) -> Result<KubectlOutcome, WriteError> {
+    let follows_up = req.manager == KUBECTL_MANAGER
+        && req.operation == Operation::Apply
+        && req.subresource.is_empty();
+    // Steps 2 and 3 read the managedFields of what the server returned. They can act only on
+    // an object that exists already or is created carrying the annotation; a create without it
+    // leaves them nothing to do, and its managedFields may go unencoded when unread.
+    let steps_read_managed = follows_up
+        && (live.is_some()
+            || config
+                .get_path(&["metadata", "annotations", LAST_APPLIED_ANNOTATION])
+                .is_some());
+    let encoding = WriteRequest {
+        managed_fields: req.managed_fields || steps_read_managed,
+        ..*req
+    };
+    let req = &encoding;
     let first = write(live, config, kind, req)?;
     let mut warnings = Vec::new();
-    if req.manager != KUBECTL_MANAGER
-        || req.operation != Operation::Apply
-        || !req.subresource.is_empty()
-    {
+    if !follows_up {
         return Ok(KubectlOutcome {
             outcome: first,
             warnings,

@@ -164,7 +164,7 @@ pub fn restore(object: &mut Value, live: &Value, reset: &Set) {
                     }
                     Some(child)
                 } else {
-                    m.get_mut(*p)
+                    m.get_mut(p)
                 }
             });
         }

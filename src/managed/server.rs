@@ -67,6 +67,10 @@ pub struct WriteRequest<'a> {
     /// Check the write as the server does ([`crate::validate`]) with this field validation
     /// (`--validate`); `None`: the engine only (vectors, replays, library uses).
     pub validation: Option<FieldValidation>,
+    /// Encode the managers' field sets into the result's `metadata.managedFields`. Off for a
+    /// caller that never reads them (a diff that hides them), which spares their encoding: the
+    /// result may then lack managedFields, and `managed_fields_changed` tells nothing.
+    pub managed_fields: bool,
 }
 
 /// What a successful write stored.
@@ -429,7 +433,7 @@ impl<'a> Context<'a> {
             Cow::Borrowed(_) => new,
         };
         let mut object = restored(stored);
-        set_managed_fields(&mut object, managed);
+        self.set_managed_fields(&mut object, managed);
         Ok(object)
     }
 
@@ -552,8 +556,16 @@ impl<'a> Context<'a> {
         if is_kubectl {
             last_applied::update_annotation(&mut object, config);
         }
-        set_managed_fields(&mut object, managed);
+        self.set_managed_fields(&mut object, managed);
         Ok(object)
+    }
+
+    /// [`set_managed_fields`], or none at all when the request does not want them.
+    fn set_managed_fields(&self, object: &mut Value, managed: Managed) {
+        match self.req.managed_fields {
+            true => set_managed_fields(object, managed),
+            false => set_managed_fields(object, Managed::default()),
+        }
     }
 
     /// One apply through the inner stack: before-first-apply, the engine, meta stripping, time.

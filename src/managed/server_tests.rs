@@ -24,6 +24,7 @@ fn req<'a>(operation: Operation, manager: &'a str, now: &'a str) -> WriteRequest
         normalize_unions: false,
         defaulting: false,
         validation: None,
+        managed_fields: true,
     }
 }
 

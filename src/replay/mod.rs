@@ -131,6 +131,7 @@ fn run_step(
         normalize_unions: options.normalize_unions,
         defaulting: options.defaulting,
         validation: None,
+        managed_fields: true,
     };
     let result = match write(store.as_ref(), &step.object, &kind, &req) {
         Ok(out) => {

@@ -41,6 +41,7 @@ pub fn requests(operation: Operation) -> impl Iterator<Item = WriteRequest<'stat
             normalize_unions: !force,
             defaulting,
             validation: None,
+            managed_fields: true,
         })
     })
 }

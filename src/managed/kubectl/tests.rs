@@ -17,6 +17,7 @@ fn req(manager: &str) -> WriteRequest<'_> {
         normalize_unions: false,
         defaulting: false,
         validation: None,
+        managed_fields: true,
     }
 }
 

@@ -200,7 +200,7 @@ pub fn config_map(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if let (Some(Value::Map(data)), Some(Value::Map(binary))) =
         (object.get("data"), object.get("binaryData"))
     {
-        let mut dup: Vec<&String> = data.keys().filter(|k| binary.contains_key(*k)).collect();
+        let mut dup: Vec<&String> = data.keys().filter(|k| binary.contains_key(k)).collect();
         dup.sort();
         for key in dup {
             errors.push(FieldError::invalid(
