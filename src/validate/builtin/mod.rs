@@ -5,10 +5,16 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod autoscaling;
 mod core;
 pub(crate) mod meta;
+mod netaddr;
+mod network_policy;
+mod networking;
 mod pod;
+mod policy;
 mod pvc;
+mod rbac;
 mod selector;
 mod workloads;
 
@@ -31,6 +37,43 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "ConfigMap", core::config_map),
     ("", "Secret", core::secret),
     ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
+    ("rbac.authorization.k8s.io", "Role", rbac::role),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRole",
+        rbac::cluster_role,
+    ),
+    (
+        "rbac.authorization.k8s.io",
+        "RoleBinding",
+        rbac::role_binding,
+    ),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRoleBinding",
+        rbac::cluster_role_binding,
+    ),
+    ("networking.k8s.io", "Ingress", networking::ingress),
+    (
+        "networking.k8s.io",
+        "IngressClass",
+        networking::ingress_class,
+    ),
+    (
+        "networking.k8s.io",
+        "NetworkPolicy",
+        network_policy::network_policy,
+    ),
+    (
+        "policy",
+        "PodDisruptionBudget",
+        policy::pod_disruption_budget,
+    ),
+    (
+        "autoscaling",
+        "HorizontalPodAutoscaler",
+        autoscaling::horizontal_pod_autoscaler,
+    ),
 ];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose
@@ -52,5 +95,7 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     errors
 }
 
+#[cfg(test)]
+mod more_tests;
 #[cfg(test)]
 mod tests;
