@@ -351,11 +351,34 @@ pub fn served_versions(gvk: &GroupVersionKind, release: Minor) -> Vec<&'static S
             None
         }
     }));
-    SERVED
+    let by_resource = rows_by_resource();
+    let mut rows: Vec<usize> = same
         .iter()
-        .filter(|r| same.contains(&(r.group, r.kind)))
+        .filter_map(|gk| by_resource.get(gk))
+        .flatten()
+        .copied()
+        .collect();
+    if same.len() > 1 {
+        rows.sort_unstable();
+    }
+    rows.into_iter()
+        .map(|i| &SERVED[i])
         .filter(|r| r.served_by_default(release))
         .collect()
+}
+
+/// The rows of [`SERVED`] per (group, kind), in table order: every object's pairing and
+/// conversion looks its resource up, and scanning the table compared two strings per row.
+fn rows_by_resource() -> &'static rustc_hash::FxHashMap<GroupKind, Vec<usize>> {
+    static INDEX: std::sync::OnceLock<rustc_hash::FxHashMap<GroupKind, Vec<usize>>> =
+        std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = rustc_hash::FxHashMap::<GroupKind, Vec<usize>>::default();
+        for (i, r) in SERVED.iter().enumerate() {
+            index.entry((r.group, r.kind)).or_default().push(i);
+        }
+        index
+    })
 }
 
 /// Why a built-in group, version and kind is not served: kubectl's RESTMapper error
