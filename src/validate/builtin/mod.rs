@@ -5,11 +5,16 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod batch;
 mod core;
+mod cron;
+mod cronjob;
+mod failure_policy;
 pub(crate) mod meta;
 mod pod;
 mod pvc;
 mod selector;
+mod tz;
 mod workloads;
 
 use super::{FieldError, Write};
@@ -24,8 +29,8 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "ReplicaSet", workloads::replica_set),
     ("apps", "DaemonSet", workloads::daemon_set),
     ("apps", "StatefulSet", workloads::stateful_set),
-    ("batch", "Job", workloads::job),
-    ("batch", "CronJob", workloads::cron_job),
+    ("batch", "Job", batch::job),
+    ("batch", "CronJob", cronjob::cron_job),
     ("", "Pod", core::pod),
     ("", "Service", core::service),
     ("", "ConfigMap", core::config_map),
