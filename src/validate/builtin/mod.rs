@@ -6,7 +6,11 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod autoscaling;
+mod batch;
 mod core;
+mod cron;
+mod cronjob;
+mod failure_policy;
 pub(crate) mod meta;
 mod netaddr;
 mod network_policy;
@@ -16,6 +20,7 @@ mod policy;
 mod pvc;
 mod rbac;
 mod selector;
+mod tz;
 mod workloads;
 
 use super::{FieldError, Write};
@@ -30,8 +35,8 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "ReplicaSet", workloads::replica_set),
     ("apps", "DaemonSet", workloads::daemon_set),
     ("apps", "StatefulSet", workloads::stateful_set),
-    ("batch", "Job", workloads::job),
-    ("batch", "CronJob", workloads::cron_job),
+    ("batch", "Job", batch::job),
+    ("batch", "CronJob", cronjob::cron_job),
     ("", "Pod", core::pod),
     ("", "Service", core::service),
     ("", "ConfigMap", core::config_map),

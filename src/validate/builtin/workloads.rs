@@ -1,6 +1,6 @@
-//! Workload controllers, as k8s.io/kubernetes pkg/apis/apps/validation and
-//! pkg/apis/batch/validation check them, with the immutability the registry strategies add on
-//! update (pkg/registry/apps/*/strategy.go `ValidateUpdate`: `spec.selector` of apps/v1
+//! Workload controllers, as k8s.io/kubernetes pkg/apis/apps/validation checks them (Jobs and
+//! CronJobs are in [`super::batch`] and [`super::cronjob`]), with the immutability the registry
+//! strategies add on update (pkg/registry/apps/*/strategy.go `ValidateUpdate`: `spec.selector` of apps/v1
 //! Deployments, ReplicaSets and DaemonSets).
 
 use super::super::{BadValue, FieldError, Write};
@@ -8,15 +8,15 @@ use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use crate::value::{Map, Value};
 
-const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
-const IMMUTABLE: &str = "field is immutable";
+pub(super) const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
+pub(super) const IMMUTABLE: &str = "field is immutable";
 
-fn spec(object: &Value) -> &Value {
+pub(super) fn spec(object: &Value) -> &Value {
     static NULL: Value = Value::Null;
     object.get("spec").unwrap_or(&NULL)
 }
 
-fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
     if let Some(n) = value.and_then(Value::as_i64).filter(|n| *n < 0) {
         errors.push(FieldError::invalid(
             path,
@@ -309,117 +309,5 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         if !semantic_eq(Some(&Value::Map(new)), Some(&Value::Map(old))) {
             errors.push(FieldError::forbidden("spec", STATEFULSET_FORBIDDEN));
         }
-    }
-}
-
-/// `ValidateJobSpec` of the Job spec at `path` (`spec`, or a CronJob's
-/// `spec.jobTemplate.spec`): counts, a manual selector, the pod template and its restart policy.
-fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
-    for key in [
-        "parallelism",
-        "completions",
-        "activeDeadlineSeconds",
-        "backoffLimit",
-    ] {
-        non_negative(spec.get(key), &format!("{path}.{key}"), errors);
-    }
-    let sel = spec.get("selector").filter(|s| !s.is_null());
-    if let Some(s) = sel {
-        selector::validate(s, &format!("{path}.selector"), w.version(), errors);
-    }
-    let converted = Selector::of(sel);
-    let manual = spec.get("manualSelector").and_then(Value::as_bool) == Some(true);
-    if sel.is_some() && converted.converts() && manual {
-        template_labels_match_at(&converted, spec, path, errors);
-    }
-    let empty = Value::Null;
-    pod::template(
-        spec.get("template").unwrap_or(&empty),
-        &format!("{path}.template"),
-        w.version(),
-        errors,
-    );
-    template_restart_policy_at(spec, path, &["OnFailure", "Never"], errors);
-}
-
-/// CronJob names leave room for the 11-character suffix of the Jobs they create.
-const CRONJOB_NAME_MAX: usize = 52;
-
-/// `ValidateCronJobCreate` / `ValidateCronJobUpdate`: schedule required, concurrency policy,
-/// the job template's spec, and (on create) the name's length.
-pub fn cron_job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let spec = spec(object);
-    if spec
-        .get("schedule")
-        .and_then(Value::as_str)
-        .is_none_or(str::is_empty)
-    {
-        errors.push(FieldError::required("spec.schedule", ""));
-    }
-    non_negative(
-        spec.get("startingDeadlineSeconds"),
-        "spec.startingDeadlineSeconds",
-        errors,
-    );
-    let policy = spec
-        .get("concurrencyPolicy")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    match policy {
-        "Allow" | "Forbid" | "Replace" => {}
-        "" => errors.push(FieldError::required("spec.concurrencyPolicy", "")),
-        other => errors.push(FieldError::not_supported(
-            "spec.concurrencyPolicy",
-            FieldError::string_value(other),
-            &["Allow", "Forbid", "Replace"],
-        )),
-    }
-    let empty = Value::Null;
-    let template = spec.get("jobTemplate").unwrap_or(&empty);
-    job_spec(
-        w,
-        template.get("spec").unwrap_or(&empty),
-        "spec.jobTemplate.spec",
-        errors,
-    );
-    let name = object
-        .get_path(&["metadata", "name"])
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if !w.is_update() && name.len() > CRONJOB_NAME_MAX {
-        errors.push(FieldError::invalid(
-            "metadata.name",
-            FieldError::string_value(name),
-            format!("must be no more than {CRONJOB_NAME_MAX} characters"),
-        ));
-    }
-}
-
-/// `ValidateJob` / `ValidateJobUpdate`: the template (restart policy `OnFailure` or `Never`) and,
-/// on update, the immutable selector, completions and template.
-pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let spec = spec(object);
-    job_spec(w, spec, "spec", errors);
-    let Some(old) = w.live else { return };
-    let old_spec = self::spec(old);
-    for key in ["completions", "selector"] {
-        if !semantic_eq(spec.get(key), old_spec.get(key)) {
-            let value = match key {
-                "selector" => quoted(spec.get(key)),
-                _ => BadValue::Value(spec.get(key).cloned().unwrap_or(Value::Null)),
-            };
-            errors.push(FieldError::invalid(format!("spec.{key}"), value, IMMUTABLE));
-        }
-    }
-    if !semantic_eq(spec.get("template"), old_spec.get("template")) {
-        // The server quotes the whole internal PodTemplateSpec here; kssa quotes it as JSON.
-        errors.push(FieldError::invalid(
-            "spec.template",
-            BadValue::GoValue {
-                value: spec.get("template").cloned().unwrap_or(Value::Null),
-                go_syntax: "core.PodTemplateSpec{…}".into(),
-            },
-            IMMUTABLE,
-        ));
     }
 }
