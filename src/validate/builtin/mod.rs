@@ -6,10 +6,15 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod core;
+mod env;
 pub(crate) mod meta;
 mod pod;
+mod pod_update;
+mod probe;
 mod pvc;
 mod selector;
+mod service;
+mod toleration;
 mod workloads;
 
 use super::{FieldError, Write};
