@@ -79,7 +79,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
         container_common(c, &at, &volumes, version, errors);
-        let sidecar = probe::init_container(c, &at, errors);
+        let sidecar = probe::init_container(c, &at, version, errors);
         let name = text(c, "name");
         if names.contains(name) {
             errors.push(FieldError::duplicate(

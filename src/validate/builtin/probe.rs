@@ -5,6 +5,7 @@
 
 use super::super::{BadValue, FieldError};
 use super::pod::port_number;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// `IsHTTPHeaderName`'s message (apimachinery pkg/util/validation).
@@ -37,12 +38,22 @@ pub fn container(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateInitContainers`' handler part: `restartPolicy` may only be `Always`; a restartable
-/// (sidecar) init container is checked as a regular one, any other may have no lifecycle or
-/// probe.
-pub fn init_container(c: &Value, path: &str, errors: &mut Vec<FieldError>) -> bool {
+/// `validateInitContainerRestartPolicy` without the ContainerRestartRules feature: an init
+/// container's `restartPolicy` may only be `Always`. With the feature (on by default from 1.35)
+/// `Never` and `OnFailure` are accepted too, with rules kssa does not check.
+const ONLY_ALWAYS: VersionRange = VersionRange::until(34);
+
+/// `validateInitContainers`' restart policy; whether the init container is restartable (a
+/// sidecar, checked as a regular container) or not (no lifecycle, no probe).
+pub fn init_container(
+    c: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) -> bool {
     let policy = c.get("restartPolicy").and_then(Value::as_str);
-    if let Some(p) = policy.filter(|p| *p != "Always") {
+    let only_always = ONLY_ALWAYS.contains(version);
+    if let Some(p) = policy.filter(|p| *p != "Always" && only_always) {
         errors.push(FieldError::not_supported(
             format!("{path}.restartPolicy"),
             FieldError::string_value(p),
@@ -240,7 +251,6 @@ pub fn port_num_or_name(port: Option<&Value>, path: &str, errors: &mut Vec<Field
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::KubeVersion;
     use crate::value::from_json_str;
 
     fn messages(c: &str) -> Vec<String> {
