@@ -5,8 +5,8 @@
 use super::super::formats;
 use super::super::goprint::GoType;
 use super::super::{field::typed_value, FieldError, Write};
-use super::pod;
 use super::selector::semantic_eq;
+use super::{pod, pod_update, probe, service};
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -29,9 +29,19 @@ fn is_headless(spec: &Value) -> bool {
     text(spec, "clusterIP") == "None"
 }
 
-/// `ValidateService` (ports, type) and, on update, `validateUpgradeDowngradeClusterIPs`.
+/// `ValidateServiceUpdate` / `ValidateService`, after the allocator's node port range
+/// ([`service::node_port_out_of_range`]), which answers alone before any validation.
 pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
+    let old_spec = w.live.map(self::spec);
+    if let Some(refusal) = service::node_port_out_of_range(spec, old_spec) {
+        errors.clear();
+        errors.push(refusal);
+        return;
+    }
+    if let Some(old) = old_spec {
+        cluster_ips_unchanged(spec, old, errors);
+    }
     let kind = text(spec, "type");
     let ports = spec
         .get("ports")
@@ -40,6 +50,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if ports.is_empty() && !is_headless(spec) && kind != "ExternalName" {
         errors.push(FieldError::required("spec.ports", ""));
     }
+    service::by_type(spec, errors);
     let mut names = HashSet::new();
     for (i, p) in ports.iter().enumerate() {
         let at = format!("spec.ports[{i}]");
@@ -68,20 +79,9 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             Some(_) => {}
         }
         pod::protocol(p, &at, errors);
-        match p.get("targetPort") {
-            Some(Value::Int(n)) => pod::port_number(*n, &format!("{at}.targetPort"), errors),
-            Some(Value::String(s)) => {
-                for msg in formats::port_name(s) {
-                    errors.push(FieldError::invalid(
-                        format!("{at}.targetPort"),
-                        FieldError::string_value(s),
-                        msg,
-                    ));
-                }
-            }
-            _ => {}
-        }
+        probe::port_num_or_name(p.get("targetPort"), &format!("{at}.targetPort"), errors);
     }
+    service::selector_and_affinity(spec, w.version(), errors);
     if !kind.is_empty() && !SERVICE_TYPES.contains(&kind) {
         errors.push(FieldError::not_supported(
             "spec.type",
@@ -89,9 +89,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             SERVICE_TYPES,
         ));
     }
-    if let Some(old) = w.live {
-        cluster_ips_unchanged(spec, self::spec(old), errors);
-    }
+    service::after_type(spec, errors);
 }
 
 fn cluster_ips(spec: &Value) -> Vec<&str> {
@@ -285,7 +283,28 @@ pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `Pod`: its spec.
+/// `ValidatePodCreate` / `ValidatePodUpdate`: the spec, the pod-only image rule
+/// (`validateContainersOnlyForPod`), then on update what may change ([`pod_update::check`]).
 pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    pod::spec(spec(object), "spec", w.version(), errors);
+    let spec = spec(object);
+    pod::spec(spec, "spec", w.version(), errors);
+    for key in ["containers", "initContainers"] {
+        let list = spec
+            .get(key)
+            .and_then(Value::as_list)
+            .map_or(&[][..], Vec::as_slice);
+        for (i, c) in list.iter().enumerate() {
+            let image = text(c, "image");
+            if image.trim() != image {
+                errors.push(FieldError::invalid(
+                    format!("spec.{key}[{i}].image"),
+                    FieldError::string_value(image),
+                    "must not have leading or trailing whitespace",
+                ));
+            }
+        }
+    }
+    if let Some(old) = w.live {
+        pod_update::check(spec, self::spec(old), w.version(), errors);
+    }
 }

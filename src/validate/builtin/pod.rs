@@ -5,7 +5,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
-use super::meta;
+use super::{env, meta, probe, toleration};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 use std::collections::HashSet;
@@ -65,7 +65,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         let at = format!("{containers_path}[{i}]");
-        container_common(c, &at, &volumes, errors);
+        container_common(c, &at, &volumes, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
             errors.push(FieldError::duplicate(
@@ -73,11 +73,13 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
                 FieldError::string_value(name),
             ));
         }
+        probe::container(c, &at, errors);
     }
     // Init containers' names must be unique among regular and init containers.
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
-        container_common(c, &at, &volumes, errors);
+        container_common(c, &at, &volumes, version, errors);
+        let sidecar = probe::init_container(c, &at, version, errors);
         let name = text(c, "name");
         if names.contains(name) {
             errors.push(FieldError::duplicate(
@@ -87,6 +89,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
         } else if !name.is_empty() {
             names.insert(name);
         }
+        probe::init_container_handlers(c, &at, sidecar, errors);
     }
     host_network_ports(spec, path, errors);
     enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
@@ -107,6 +110,21 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
             ));
         }
     }
+    if let Some(n) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64) {
+        if !(1..=i64::from(i32::MAX)).contains(&n) {
+            errors.push(FieldError::invalid(
+                format!("{path}.activeDeadlineSeconds"),
+                BadValue::Value(Value::Int(n)),
+                formats::inclusive_range(1, i64::from(i32::MAX)),
+            ));
+        }
+    }
+    toleration::tolerations(
+        items(spec.get("tolerations")),
+        &format!("{path}.tolerations"),
+        version,
+        errors,
+    );
 }
 
 /// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0
@@ -238,7 +256,13 @@ fn volumes<'v>(volumes: &'v [Value], path: &str, errors: &mut Vec<FieldError>) -
 
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
 /// pull policy.
-fn container_common(c: &Value, path: &str, volumes: &HashSet<&str>, errors: &mut Vec<FieldError>) {
+fn container_common(
+    c: &Value,
+    path: &str,
+    volumes: &HashSet<&str>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let name = text(c, "name");
     if name.is_empty() {
         errors.push(FieldError::required(format!("{path}.name"), ""));
@@ -262,7 +286,13 @@ fn container_common(c: &Value, path: &str, volumes: &HashSet<&str>, errors: &mut
         errors,
     );
     ports(items(c.get("ports")), &format!("{path}.ports"), errors);
-    env(items(c.get("env")), &format!("{path}.env"), errors);
+    env::env(items(c.get("env")), &format!("{path}.env"), version, errors);
+    env::env_from(
+        items(c.get("envFrom")),
+        &format!("{path}.envFrom"),
+        version,
+        errors,
+    );
     volume_mounts(
         items(c.get("volumeMounts")),
         &format!("{path}.volumeMounts"),
@@ -327,16 +357,6 @@ pub fn port_number(port: i64, path: &str, errors: &mut Vec<FieldError>) {
 /// A port's protocol: required, one of [`PORT_PROTOCOLS`].
 pub fn protocol(port: &Value, path: &str, errors: &mut Vec<FieldError>) {
     enumerated(port, "protocol", path, PORT_PROTOCOLS, errors);
-}
-
-/// `ValidateEnv`: names required and C-identifier-like (`IsEnvVarName`).
-fn env(vars: &[Value], path: &str, errors: &mut Vec<FieldError>) {
-    for (i, v) in vars.iter().enumerate() {
-        let name = text(v, "name");
-        if name.is_empty() {
-            errors.push(FieldError::required(format!("{path}[{i}].name"), ""));
-        }
-    }
 }
 
 /// `ValidateVolumeMounts`: a mount names an existing volume and a unique path.

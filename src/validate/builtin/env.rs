@@ -1,0 +1,373 @@
+//! Container environment, as k8s.io/kubernetes pkg/apis/core/validation checks it (`ValidateEnv`,
+//! `validateEnvVarValueFrom`, `validateObjectFieldSelector`,
+//! `validateContainerResourceFieldSelector`, the key selectors, `ValidateEnvFrom`), with the
+//! variable-name rule of apimachinery pkg/util/validation (`IsEnvVarName`, `IsRelaxedEnvVarName`).
+
+use super::super::formats;
+use super::super::FieldError;
+use super::meta::NameRule;
+use crate::kube::{KubeVersion, VersionRange};
+use crate::value::Value;
+
+/// The RelaxedEnvironmentVariableValidation feature: alpha (off) in 1.30–1.31, on by default
+/// from 1.32 (beta), GA in 1.34 (k8s.io/kubernetes pkg/features).
+const RELAXED_NAMES: VersionRange = VersionRange::since(32);
+
+/// `IsEnvVarName`'s `RegexError` (note the server's double spaces before `or`).
+const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+/// `IsRelaxedEnvVarName`'s message.
+const RELAXED_ENV_NAME_MSG: &str =
+    "a valid environment variable name must consist only of printable ASCII characters other than '='";
+
+/// `validEnvDownwardAPIFieldPathExpressions`, sorted as `sets.List` sorts them.
+const ENV_FIELD_PATHS: &[&str] = &[
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.uid",
+    "spec.nodeName",
+    "spec.serviceAccountName",
+    "status.hostIP",
+    "status.hostIPs",
+    "status.podIP",
+    "status.podIPs",
+];
+/// What `ConvertDownwardAPIFieldLabel` (pkg/apis/core/pods) accepts without a subscript.
+const CONVERTIBLE_FIELD_PATHS: &[&str] = &[
+    "metadata.annotations",
+    "metadata.labels",
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.uid",
+    "spec.nodeName",
+    "spec.restartPolicy",
+    "spec.serviceAccountName",
+    "spec.schedulerName",
+    "status.phase",
+    "status.hostIP",
+    "status.hostIPs",
+    "status.podIP",
+    "status.podIPs",
+    "spec.host",
+];
+/// `validContainerResourceFieldPathExpressions`, sorted.
+const RESOURCE_FIELD_PATHS: &[&str] = &[
+    "limits.cpu",
+    "limits.ephemeral-storage",
+    "limits.memory",
+    "requests.cpu",
+    "requests.ephemeral-storage",
+    "requests.memory",
+];
+const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.hugepages-"];
+
+/// Since 1.34 an env var may also come from a file (`fileKeyRef`, EnvFiles feature), and the
+/// "must specify one of" wording with it was not read: kssa names no source there.
+const NO_SOURCE_WORDING_KNOWN: VersionRange = VersionRange::until(33);
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    v.get(key).filter(|x| !x.is_null())
+}
+
+/// The messages for an env var name (or `envFrom` prefix) in `version`.
+pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {
+    let mut msgs = Vec::new();
+    if RELAXED_NAMES.contains(version) {
+        if name.is_empty() {
+            msgs.push("environment variable name must be non-empty".to_string());
+        }
+        if name.chars().any(|c| !(' '..='~').contains(&c) || c == '=') {
+            msgs.push(RELAXED_ENV_NAME_MSG.to_string());
+        }
+        return msgs;
+    }
+    let b = name.as_bytes();
+    let word = |c: u8| c.is_ascii_alphabetic() || matches!(c, b'-' | b'.' | b'_');
+    let valid = !b.is_empty() && word(b[0]) && b.iter().all(|&c| word(c) || c.is_ascii_digit());
+    if !valid {
+        msgs.push(ENV_NAME_MSG.to_string());
+    }
+    // hasChDirPrefix
+    if name == "." {
+        msgs.push("must not be '.'".into());
+    } else if name == ".." {
+        msgs.push("must not be '..'".into());
+    } else if name.starts_with("..") {
+        msgs.push("must not start with '..'".into());
+    }
+    msgs
+}
+
+/// `ValidateEnv` at `path` (`…containers[i].env`).
+pub fn env(vars: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for (i, v) in vars.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let name = text(v, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(format!("{at}.name"), ""));
+        } else {
+            for msg in name_messages(name, version) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.name"),
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
+        if let Some(from) = present(v, "valueFrom") {
+            value_from(v, from, &format!("{at}.valueFrom"), version, errors);
+        }
+    }
+}
+
+/// `validateEnvVarValueFrom`.
+fn value_from(
+    var: &Value,
+    from: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let mut sources = 0;
+    if let Some(r) = present(from, "fieldRef") {
+        sources += 1;
+        field_ref(r, &format!("{path}.fieldRef"), errors);
+    }
+    if let Some(r) = present(from, "resourceFieldRef") {
+        sources += 1;
+        resource_field_ref(r, &format!("{path}.resourceFieldRef"), errors);
+    }
+    for key in ["configMapKeyRef", "secretKeyRef"] {
+        if let Some(r) = present(from, key) {
+            sources += 1;
+            key_selector(r, &format!("{path}.{key}"), errors);
+        }
+    }
+    let detail = if sources == 0 {
+        if !NO_SOURCE_WORDING_KNOWN.contains(version) || present(from, "fileKeyRef").is_some() {
+            return;
+        }
+        "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
+    } else if !text(var, "value").is_empty() {
+        "may not be specified when `value` is not empty"
+    } else if sources > 1 {
+        "may not have more than one field specified at a time"
+    } else {
+        return;
+    };
+    errors.push(FieldError::invalid(
+        path,
+        FieldError::string_value(""),
+        detail,
+    ));
+}
+
+/// `validateObjectFieldSelector` with the env var paths.
+fn field_ref(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let api_version = text(r, "apiVersion");
+    let field_path = text(r, "fieldPath");
+    if api_version.is_empty() {
+        errors.push(FieldError::required(format!("{path}.apiVersion"), ""));
+        return;
+    }
+    if field_path.is_empty() {
+        errors.push(FieldError::required(format!("{path}.fieldPath"), ""));
+        return;
+    }
+    let conversion = if api_version != "v1" {
+        Some(format!("unsupported pod version: {api_version}"))
+    } else if let Some((base, _)) = subscripted(field_path) {
+        (!matches!(base, "metadata.annotations" | "metadata.labels"))
+            .then(|| format!("field label does not support subscript: {field_path}"))
+    } else if !CONVERTIBLE_FIELD_PATHS.contains(&field_path) {
+        Some(format!("field label not supported: {field_path}"))
+    } else {
+        None
+    };
+    if let Some(err) = conversion {
+        errors.push(FieldError::invalid(
+            format!("{path}.fieldPath"),
+            FieldError::string_value(field_path),
+            format!("error converting fieldPath: {err}"),
+        ));
+        return;
+    }
+    // Subscripted labels and annotations: their key format is not checked here.
+    let internal = if field_path == "spec.host" {
+        "spec.nodeName"
+    } else {
+        field_path
+    };
+    if subscripted(internal).is_none() && !ENV_FIELD_PATHS.contains(&internal) {
+        errors.push(FieldError::not_supported(
+            format!("{path}.fieldPath"),
+            FieldError::string_value(internal),
+            ENV_FIELD_PATHS,
+        ));
+    }
+}
+
+/// `fieldpath.SplitMaybeSubscriptedPath`: `metadata.labels['key']` is `("metadata.labels", "key")`.
+fn subscripted(path: &str) -> Option<(&str, &str)> {
+    let inner = path.strip_suffix("']")?;
+    let (base, key) = inner.split_once("['")?;
+    (!base.is_empty()).then_some((base, key))
+}
+
+/// `validateContainerResourceFieldSelector` for env vars (no container name required); the
+/// divisor is not checked.
+fn resource_field_ref(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let resource = text(r, "resource");
+    if resource.is_empty() {
+        errors.push(FieldError::required(format!("{path}.resource"), ""));
+    } else if !RESOURCE_FIELD_PATHS.contains(&resource)
+        && !HUGEPAGES_PREFIXES.iter().any(|p| resource.starts_with(p))
+    {
+        errors.push(FieldError::not_supported(
+            format!("{path}.resource"),
+            FieldError::string_value(resource),
+            RESOURCE_FIELD_PATHS,
+        ));
+    }
+}
+
+/// `validateConfigMapKeySelector` / `validateSecretKeySelector`.
+fn key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let name = text(r, "name");
+    for msg in NameRule::Subdomain.messages(name, false) {
+        errors.push(FieldError::invalid(
+            format!("{path}.name"),
+            FieldError::string_value(name),
+            msg,
+        ));
+    }
+    let key = text(r, "key");
+    if key.is_empty() {
+        errors.push(FieldError::required(format!("{path}.key"), ""));
+    } else {
+        for msg in formats::config_map_key(key) {
+            errors.push(FieldError::invalid(
+                format!("{path}.key"),
+                FieldError::string_value(key),
+                msg,
+            ));
+        }
+    }
+}
+
+/// `ValidateEnvFrom` at `path` (`…containers[i].envFrom`).
+pub fn env_from(sources: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for (i, s) in sources.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let prefix = text(s, "prefix");
+        if !prefix.is_empty() {
+            for msg in name_messages(prefix, version) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.prefix"),
+                    FieldError::string_value(prefix),
+                    msg,
+                ));
+            }
+        }
+        let mut count = 0;
+        for key in ["configMapRef", "secretRef"] {
+            let Some(r) = present(s, key) else { continue };
+            count += 1;
+            let name = text(r, "name");
+            let name_path = format!("{at}.{key}.name");
+            if name.is_empty() {
+                errors.push(FieldError::required(name_path, ""));
+                continue;
+            }
+            for msg in NameRule::Subdomain.messages(name, true) {
+                errors.push(FieldError::invalid(
+                    &name_path,
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
+        let detail = match count {
+            0 => "must specify one of: `configMapRef` or `secretRef`",
+            1 => continue,
+            _ => "may not have more than one field specified at a time",
+        };
+        // The server's path is the list's, not the item's.
+        errors.push(FieldError::invalid(
+            path,
+            FieldError::string_value(""),
+            detail,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn v(minor: u8) -> KubeVersion {
+        KubeVersion::new(minor).unwrap()
+    }
+
+    fn messages(vars: &str, minor: u8) -> Vec<String> {
+        let vars = from_json_str(vars).unwrap();
+        let mut errors = Vec::new();
+        env(
+            vars.as_list().unwrap(),
+            "spec.containers[0].env",
+            v(minor),
+            &mut errors,
+        );
+        errors.iter().map(|e| e.message(v(minor))).collect()
+    }
+
+    #[test]
+    fn names_are_c_identifiers_until_1_31_and_printable_ascii_since_1_32() {
+        let vars = r#"[{"name":"1ST VALUE","value":"x"}]"#;
+        assert_eq!(
+            messages(vars, 31),
+            [format!(
+                "spec.containers[0].env[0].name: Invalid value: \"1ST VALUE\": {ENV_NAME_MSG}"
+            )]
+        );
+        assert!(messages(vars, 32).is_empty());
+        assert_eq!(
+            messages(r#"[{"name":"A=B"}]"#, 37),
+            [format!(
+                "spec.containers[0].env[0].name: Invalid value: \"A=B\": {RELAXED_ENV_NAME_MSG}"
+            )]
+        );
+    }
+
+    #[test]
+    fn value_from_has_one_source_and_no_value() {
+        let both =
+            r#"[{"name":"A","value":"x","valueFrom":{"secretKeyRef":{"name":"s","key":"k"}}}]"#;
+        assert_eq!(
+            messages(both, 37),
+            ["spec.containers[0].env[0].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty"]
+        );
+        let two = r#"[{"name":"A","valueFrom":{"secretKeyRef":{"name":"s","key":"k"},"configMapKeyRef":{"name":"c","key":"k"}}}]"#;
+        assert_eq!(
+            messages(two, 30),
+            ["spec.containers[0].env[0].valueFrom: Invalid value: \"\": may not have more than one field specified at a time"]
+        );
+    }
+
+    #[test]
+    fn field_refs_name_a_supported_path() {
+        assert_eq!(
+            messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"status.phase"}}}]"#, 37),
+            ["spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: \"status.phase\": supported values: \"metadata.name\", \"metadata.namespace\", \"metadata.uid\", \"spec.nodeName\", \"spec.serviceAccountName\", \"status.hostIP\", \"status.hostIPs\", \"status.podIP\", \"status.podIPs\""]
+        );
+        assert_eq!(
+            messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.nam"}}}]"#, 37),
+            ["spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: \"metadata.nam\": error converting fieldPath: field label not supported: metadata.nam"]
+        );
+        assert!(messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.labels['app']"}}}]"#, 37).is_empty());
+    }
+}

@@ -1,0 +1,326 @@
+//! A Pod's spec after creation, as k8s.io/kubernetes pkg/apis/core/validation
+//! `ValidatePodUpdate` checks it: the number of containers is fixed, `activeDeadlineSeconds`
+//! may only be set or lowered, tolerations only added, scheduling gates only removed, and any
+//! other change — once images, the deadline, gates, tolerations, a grace period going from
+//! negative to 1, and a gated pod's added node selector are set aside — is refused with
+//! `spec: Forbidden: pod updates may not change fields other than …`.
+//!
+//! The server follows that message with a diff of the two specs (go-cmp's `cmp.Diff` until
+//! 1.33, `pkg/util/diff.Diff` of the internal `core.PodSpec` as JSON from 1.34). Neither is
+//! reproduced: the first is deliberately unstable, the second needs the whole internal PodSpec
+//! (every field of every nested type, in Go order, per release), so kssa prints the line alone.
+
+use super::super::{BadValue, FieldError};
+use super::toleration;
+use crate::kube::KubeVersion;
+use crate::value::{Map, Value};
+
+/// `updatablePodSpecFields` joined with "," — the same text in 1.30–1.37 with each release's
+/// default feature gates (`spec.containers[*].resources` joined it only with the
+/// InPlacePodVerticalScaling gate on before 1.33, which moved resizing to the `resize`
+/// subresource).
+const UPDATABLE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
+
+fn items(v: Option<&Value>) -> &[Value] {
+    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
+}
+
+/// `ValidatePodUpdate`'s spec rules, after the spec itself was validated.
+pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for key in ["containers", "initContainers"] {
+        if !container_updates(new, old, key, errors) {
+            return;
+        }
+    }
+    let deadline = |s: &Value| s.get("activeDeadlineSeconds").and_then(Value::as_i64);
+    match (deadline(new), deadline(old)) {
+        (Some(n), _) if !(0..=i64::from(i32::MAX)).contains(&n) => {
+            errors.push(FieldError::invalid(
+                "spec.activeDeadlineSeconds",
+                BadValue::Value(Value::Int(n)),
+                super::super::formats::inclusive_range(0, i64::from(i32::MAX)),
+            ));
+            return;
+        }
+        (Some(n), Some(o)) if o < n => {
+            errors.push(FieldError::invalid(
+                "spec.activeDeadlineSeconds",
+                BadValue::Value(Value::Int(n)),
+                "must be less than or equal to previous value",
+            ));
+            return;
+        }
+        // A nil pointer prints as the string "null" (`ErrorBody`).
+        (None, Some(_)) => errors.push(FieldError::invalid(
+            "spec.activeDeadlineSeconds",
+            FieldError::string_value("null"),
+            "must not update from a positive integer to nil value",
+        )),
+        _ => {}
+    }
+    toleration::only_added(
+        items(new.get("tolerations")),
+        items(old.get("tolerations")),
+        "spec.tolerations",
+        version,
+        errors,
+    );
+    only_deleted_gates(new, old, errors);
+    if pod_eq(new, old) {
+        return;
+    }
+    let mut munged = new.clone();
+    let Some(m) = munged.as_map_mut() else { return };
+    for key in ["containers", "initContainers"] {
+        let old_images: Vec<Option<&Value>> =
+            items(old.get(key)).iter().map(|c| c.get("image")).collect();
+        if let Some(Value::List(list)) = m.get_mut(key) {
+            for (c, image) in list.iter_mut().zip(old_images) {
+                if let Some(c) = c.as_map_mut() {
+                    set(c, "image", image);
+                }
+            }
+        }
+    }
+    for key in ["activeDeadlineSeconds", "schedulingGates", "tolerations"] {
+        set(m, key, old.get(key));
+    }
+    let grace = |s: &Map| {
+        s.get("terminationGracePeriodSeconds")
+            .and_then(Value::as_i64)
+    };
+    let old_grace = old
+        .get("terminationGracePeriodSeconds")
+        .and_then(Value::as_i64);
+    if old_grace.is_some_and(|g| g < 0) && grace(m) == Some(1) {
+        set(
+            m,
+            "terminationGracePeriodSeconds",
+            old.get("terminationGracePeriodSeconds"),
+        );
+    }
+    if !items(old.get("schedulingGates")).is_empty() {
+        gated(m, old, errors);
+    }
+    if !pod_eq(&munged, old) {
+        errors.push(FieldError::forbidden("spec", UPDATABLE));
+    }
+}
+
+fn set(m: &mut Map, key: &str, value: Option<&Value>) {
+    match value {
+        Some(v) => {
+            m.insert(key.into(), v.clone());
+        }
+        None => {
+            m.shift_remove(key);
+        }
+    }
+}
+
+/// `ValidateContainerUpdates`: `false` when the number of containers changed (the server
+/// stops there).
+fn container_updates(new: &Value, old: &Value, key: &str, errors: &mut Vec<FieldError>) -> bool {
+    let (n, o) = (items(new.get(key)), items(old.get(key)));
+    if n.len() != o.len() {
+        errors.push(FieldError::forbidden(
+            format!("spec.{key}"),
+            "pod updates may not add or remove containers",
+        ));
+        return false;
+    }
+    for (i, c) in n.iter().enumerate() {
+        let image = c.get("image").and_then(Value::as_str).unwrap_or("");
+        if image.is_empty() {
+            errors.push(FieldError::required(format!("spec.{key}[{i}].image"), ""));
+        }
+        if image.trim() != image {
+            errors.push(FieldError::invalid(
+                format!("spec.{key}[{i}].image"),
+                FieldError::string_value(image),
+                "must not have leading or trailing whitespace",
+            ));
+        }
+    }
+    true
+}
+
+/// `validateOnlyDeletedSchedulingGates` (the server ranges over a map: kssa reports in list
+/// order).
+fn only_deleted_gates(new: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let name = |g: &Value| {
+        g.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let old_names: Vec<String> = items(old.get("schedulingGates")).iter().map(name).collect();
+    let new_gates = items(new.get("schedulingGates"));
+    // The map keeps the last index of a repeated name.
+    let mut added: Vec<(usize, String)> = Vec::new();
+    for (i, g) in new_gates.iter().enumerate() {
+        let n = name(g);
+        if old_names.contains(&n) {
+            continue;
+        }
+        added.retain(|(_, m)| *m != n);
+        added.push((i, n));
+    }
+    added.sort();
+    for (i, n) in added {
+        errors.push(FieldError::forbidden(
+            format!("spec.schedulingGates[{i}].name"),
+            format!("only deletion is allowed, but found new scheduling gate '{n}'"),
+        ));
+    }
+}
+
+/// Gated pods: node selector entries may be added (`validateNodeSelectorMutation`); node
+/// affinity changes are set aside unchecked.
+fn gated(m: &mut Map, old: &Value, errors: &mut Vec<FieldError>) {
+    let old_selector = old.get("nodeSelector");
+    if !pod_eq_opt(m.get("nodeSelector"), old_selector) {
+        let kept = old_selector
+            .and_then(Value::as_map)
+            .into_iter()
+            .flatten()
+            .all(|(k, v)| m.get("nodeSelector").and_then(|s| s.get(k)) == Some(v));
+        if !kept {
+            let shown = m.get("nodeSelector").cloned().unwrap_or(Value::Null);
+            errors.push(FieldError::invalid(
+                "spec.nodeSelector",
+                super::super::field::typed_value(shown, &super::super::goprint::GoType::StringMap),
+                "only additions to spec.nodeSelector are allowed (no mutations or deletions)",
+            ));
+        }
+        set(m, "nodeSelector", old_selector);
+    }
+    let node_affinity = |v: Option<&Value>| v.and_then(|a| a.get("nodeAffinity")).cloned();
+    let old_affinity = old.get("affinity");
+    if node_affinity(m.get("affinity")) != node_affinity(old_affinity) {
+        match m.get_mut("affinity").and_then(Value::as_map_mut) {
+            Some(a) => match node_affinity(old_affinity) {
+                Some(na) => {
+                    a.insert("nodeAffinity".into(), na);
+                }
+                None => {
+                    a.shift_remove("nodeAffinity");
+                }
+            },
+            None => set(m, "affinity", old_affinity),
+        }
+    }
+}
+
+fn pod_eq(a: &Value, b: &Value) -> bool {
+    pod_eq_opt(Some(a), Some(b))
+}
+
+/// `apiequality.Semantic.DeepEqual` on the internal types, approximated: absent, null, empty
+/// lists and maps, `""`, `false` and `0` are the zero value (non-pointer Go fields).
+fn pod_eq_opt(a: Option<&Value>, b: Option<&Value>) -> bool {
+    fn zero(v: Option<&Value>) -> bool {
+        match v {
+            None | Some(Value::Null) => true,
+            Some(Value::List(l)) => l.is_empty(),
+            Some(Value::Map(m)) => m.is_empty() || m.values().all(|v| zero(Some(v))),
+            Some(Value::String(s)) => s.is_empty(),
+            Some(Value::Bool(b)) => !b,
+            Some(Value::Int(n)) => *n == 0,
+            _ => false,
+        }
+    }
+    match (a, b) {
+        (Some(Value::Map(x)), Some(Value::Map(y))) => x
+            .keys()
+            .chain(y.keys())
+            .all(|k| pod_eq_opt(x.get(k.as_str()), y.get(k.as_str()))),
+        (Some(Value::List(x)), Some(Value::List(y))) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| pod_eq_opt(Some(p), Some(q)))
+        }
+        _ if zero(a) && zero(b) => true,
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn messages(new: &str, old: &str) -> Vec<String> {
+        let (new, old) = (from_json_str(new).unwrap(), from_json_str(old).unwrap());
+        let v = KubeVersion::new(37).unwrap();
+        let mut errors = Vec::new();
+        check(&new, &old, v, &mut errors);
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    const OLD: &str = r#"{"containers":[{"name":"web","image":"nginx:1.26","ports":[{"containerPort":80}]}],
+        "tolerations":[{"key":"a","operator":"Exists"}],"terminationGracePeriodSeconds":30}"#;
+
+    #[test]
+    fn images_and_added_tolerations_may_change() {
+        let new = OLD.replace("1.26", "1.27").replace(
+            r#""operator":"Exists"}"#,
+            r#""operator":"Exists"},{"key":"b","operator":"Exists"}"#,
+        );
+        assert!(messages(&new, OLD).is_empty());
+    }
+
+    #[test]
+    fn other_fields_may_not() {
+        let new = OLD.replace("80", "8080");
+        assert_eq!(
+            messages(&new, OLD),
+            [format!("spec: Forbidden: {UPDATABLE}")]
+        );
+        let removed = OLD.replace(r#"{"key":"a","operator":"Exists"}"#, "");
+        assert_eq!(
+            messages(&removed, OLD),
+            ["spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds"]
+        );
+    }
+
+    #[test]
+    fn containers_may_not_be_added_and_deadlines_only_shrink() {
+        let two = OLD.replace(r#"}]}],"#, r#"}]},{"name":"b","image":"busybox"}],"#);
+        assert_eq!(
+            messages(&two, OLD),
+            ["spec.containers: Forbidden: pod updates may not add or remove containers"]
+        );
+        let old = OLD.replace(
+            "\"terminationGracePeriodSeconds\":30",
+            "\"terminationGracePeriodSeconds\":30,\"activeDeadlineSeconds\":60",
+        );
+        let longer = old.replace(":60", ":120");
+        assert_eq!(
+            messages(&longer, &old),
+            ["spec.activeDeadlineSeconds: Invalid value: 120: must be less than or equal to previous value"]
+        );
+        assert_eq!(
+            messages(OLD, &old),
+            ["spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"]
+        );
+    }
+
+    #[test]
+    fn scheduling_gates_may_only_be_removed() {
+        let old = OLD.replace(
+            "\"terminationGracePeriodSeconds\"",
+            "\"schedulingGates\":[{\"name\":\"x\"}],\"terminationGracePeriodSeconds\"",
+        );
+        let added = old.replace(r#"[{"name":"x"}]"#, r#"[{"name":"x"},{"name":"y"}]"#);
+        assert_eq!(
+            messages(&added, &old),
+            ["spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'y'"]
+        );
+        let with_selector = old.replace(
+            "\"schedulingGates\"",
+            "\"nodeSelector\":{\"zone\":\"a\"},\"schedulingGates\"",
+        );
+        assert!(messages(&with_selector, &old).is_empty());
+        assert!(messages(OLD, &old).is_empty());
+    }
+}

@@ -1,0 +1,158 @@
+//! Pod tolerations, as k8s.io/kubernetes pkg/apis/core/validation checks them
+//! (`ValidateTolerations`, `validateTaintEffect`) and, on a Pod update, `validateOnlyAddedTolerations`.
+
+use super::super::formats;
+use super::super::FieldError;
+use super::selector::semantic_eq;
+use crate::kube::KubeVersion;
+use crate::value::Value;
+
+/// `core.TaintEffect` values in the server's order.
+const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
+const OPERATORS: &[&str] = &["Equal", "Exists"];
+
+fn text<'v>(v: &'v Value, key: &str) -> &'v str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `ValidateTolerations` at `path` (`spec.tolerations`).
+pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for (i, t) in list.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let (key, operator, value, effect) = (
+            text(t, "key"),
+            text(t, "operator"),
+            text(t, "value"),
+            text(t, "effect"),
+        );
+        if !key.is_empty() {
+            // `ValidateLabelName`
+            for msg in formats::label_key(key, version) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.key"),
+                    FieldError::string_value(key),
+                    msg,
+                ));
+            }
+        }
+        if key.is_empty() && operator != "Exists" {
+            errors.push(FieldError::invalid(
+                format!("{at}.operator"),
+                FieldError::string_value(operator),
+                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+            ));
+        }
+        if t.get("tolerationSeconds").is_some_and(|s| !s.is_null()) && effect != "NoExecute" {
+            errors.push(FieldError::invalid(
+                format!("{at}.effect"),
+                FieldError::string_value(effect),
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            ));
+        }
+        match operator {
+            "Equal" | "" => {
+                let msgs = formats::label_value(value, version);
+                if !msgs.is_empty() {
+                    errors.push(FieldError::invalid(
+                        format!("{at}.operator"),
+                        FieldError::string_value(value),
+                        msgs.join(";"),
+                    ));
+                }
+            }
+            "Exists" => {
+                if !value.is_empty() {
+                    errors.push(FieldError::invalid(
+                        format!("{at}.operator"),
+                        FieldError::string_value(value),
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
+                }
+            }
+            other => errors.push(FieldError::not_supported(
+                format!("{at}.operator"),
+                FieldError::string_value(other),
+                OPERATORS,
+            )),
+        }
+        if !effect.is_empty() && !EFFECTS.contains(&effect) {
+            errors.push(FieldError::not_supported(
+                format!("{at}.effect"),
+                FieldError::string_value(effect),
+                EFFECTS,
+            ));
+        }
+    }
+}
+
+/// `validateOnlyAddedTolerations`: every old toleration is still there, up to its
+/// `tolerationSeconds`; then the new list is validated again.
+pub fn only_added(
+    new: &[Value],
+    old: &[Value],
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let without_seconds = |t: &Value| {
+        let mut t = t.clone();
+        if let Some(m) = t.as_map_mut() {
+            m.shift_remove("tolerationSeconds");
+        }
+        t
+    };
+    for o in old {
+        let o = without_seconds(o);
+        if !new
+            .iter()
+            .any(|n| semantic_eq(Some(&o), Some(&without_seconds(n))))
+        {
+            errors.push(FieldError::forbidden(
+                path,
+                "existing toleration can not be modified except its tolerationSeconds",
+            ));
+            return;
+        }
+    }
+    tolerations(new, path, version, errors);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn messages(list: &str) -> Vec<String> {
+        let list = from_json_str(list).unwrap();
+        let v = KubeVersion::new(37).unwrap();
+        let mut errors = Vec::new();
+        tolerations(list.as_list().unwrap(), "spec.tolerations", v, &mut errors);
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn exists_takes_no_value_and_seconds_need_no_execute() {
+        assert_eq!(
+            messages(r#"[{"key":"gpu","operator":"Exists","value":"true","effect":"NoSchedule","tolerationSeconds":60}]"#),
+            [
+                "spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+                "spec.tolerations[0].operator: Invalid value: \"true\": value must be empty when `operator` is 'Exists'",
+            ]
+        );
+    }
+
+    #[test]
+    fn operators_and_effects_are_enums() {
+        assert_eq!(
+            messages(r#"[{"key":"a","operator":"In","effect":"NoRun"}]"#),
+            [
+                "spec.tolerations[0].operator: Unsupported value: \"In\": supported values: \"Equal\", \"Exists\"",
+                "spec.tolerations[0].effect: Unsupported value: \"NoRun\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+            ]
+        );
+        assert_eq!(
+            messages(r#"[{"operator":"Equal","value":"x"}]"#),
+            ["spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""]
+        );
+    }
+}
