@@ -6,6 +6,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError, Write};
+use super::fields::{spec, text};
 use crate::value::Value;
 
 /// `MaxPeriodSeconds`.
@@ -15,17 +16,8 @@ const MAX_STABILIZATION_WINDOW_SECONDS: i64 = 3600;
 const SELECT_POLICIES: &[&str] = &["Disabled", "Max", "Min"];
 const POLICY_TYPES: &[&str] = &["Percent", "Pods"];
 
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
 fn int(v: &Value, key: &str) -> Option<i64> {
     v.get(key).and_then(Value::as_i64)
-}
-
-fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
 }
 
 fn invalid_int(errors: &mut Vec<FieldError>, path: &str, n: i64, detail: impl Into<String>) {

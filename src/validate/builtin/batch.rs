@@ -5,9 +5,10 @@
 //! gated by the default feature gates of each version.
 
 use super::super::{BadValue, FieldError, Write};
+use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
-use super::workloads::{non_negative, spec, IMMUTABLE, SELECTOR_MISMATCH};
+use super::workloads::{non_negative, IMMUTABLE, SELECTOR_MISMATCH};
 use crate::kube::VersionRange;
 use crate::validate::formats;
 use crate::value::Value;

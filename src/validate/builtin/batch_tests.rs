@@ -1,35 +1,7 @@
 //! Jobs and CronJobs on small objects: schedules, time zones, Indexed Jobs, pod failure
 //! policies, and what an update may change.
 
-use crate::kube::{KubeVersion, SchemaRegistry};
-use crate::managed::Operation;
-use crate::validate::{FieldValidation, Write};
-use crate::value::{from_json_str, Value};
-
-/// The kubectl message for `object` written over `live` (both defaulted, as the server has them).
-fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
-    let object = from_json_str(object).unwrap();
-    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap();
-    let kind = SchemaRegistry::for_version(KubeVersion::new(minor).unwrap())
-        .resolve(text("apiVersion"), text("kind"))
-        .unwrap();
-    // The stored object, defaulted as the server stored it.
-    let live = live.map(|l| {
-        let mut live = from_json_str(l).unwrap();
-        crate::defaults::store(&mut live, &kind, crate::defaults::Stage::Defaulted);
-        live
-    });
-    let w = Write {
-        kind: &kind,
-        operation: Operation::Apply,
-        manager: "test",
-        subresource: "",
-        field_validation: FieldValidation::Strict,
-        body: &object,
-        live: live.as_ref(),
-    };
-    w.after(&object, false).err().map(|e| e.kubectl_message())
-}
+use super::super::tests::refusal_over_stored as refusal;
 
 const CRONJOB: &str = r#"{"apiVersion":"batch/v1","kind":"CronJob",
   "metadata":{"name":"hello","namespace":"default"},

@@ -5,6 +5,7 @@
 use super::super::formats;
 use super::super::goprint::GoType;
 use super::super::{field::typed_value, FieldError, Write};
+use super::fields::{spec, text};
 use super::selector::semantic_eq;
 use super::{pod, pod_update, probe, service};
 use crate::value::Value;
@@ -15,15 +16,6 @@ pub const MAX_DATA_SIZE: usize = 1 << 20;
 
 /// Service types (`supportedServiceType`, sorted).
 const SERVICE_TYPES: &[&str] = &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
-}
 
 fn is_headless(spec: &Value) -> bool {
     text(spec, "clusterIP") == "None"

@@ -6,9 +6,10 @@
 use super::super::{BadValue, FieldError, Write};
 use super::batch::{job_spec, set, text};
 use super::cron::{self, CronError};
+use super::fields::spec;
 use super::selector::quoted;
 use super::tz;
-use super::workloads::{non_negative, spec};
+use super::workloads::non_negative;
 use crate::value::Value;
 
 /// CronJob names leave room for the 11-character suffix of the Jobs they create.

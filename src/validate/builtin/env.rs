@@ -5,6 +5,7 @@
 
 use super::super::formats;
 use super::super::FieldError;
+use super::fields::{present, text};
 use super::meta::NameRule;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
@@ -63,14 +64,6 @@ const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.hugepages-"
 /// Since 1.34 an env var may also come from a file (`fileKeyRef`, EnvFiles feature), and the
 /// "must specify one of" wording with it was not read: kssa names no source there.
 const NO_SOURCE_WORDING_KNOWN: VersionRange = VersionRange::until(33);
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 /// The messages for an env var name (or `envFrom` prefix) in `version`.
 pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {

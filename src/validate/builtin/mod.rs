@@ -12,6 +12,7 @@ mod cron;
 mod cronjob;
 mod env;
 mod failure_policy;
+mod fields;
 pub(crate) mod meta;
 mod netaddr;
 mod network_policy;

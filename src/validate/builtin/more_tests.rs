@@ -1,35 +1,7 @@
 //! Scenario tests of the RBAC, networking, policy and autoscaling rules: a small object with
 //! one defect, and the server's message for it.
 
-use crate::kube::{KubeVersion, SchemaRegistry};
-use crate::managed::Operation;
-use crate::validate::{FieldValidation, Write};
-use crate::value::{from_json_str, Value};
-
-fn json(text: &str) -> Value {
-    from_json_str(text).unwrap()
-}
-
-/// The kubectl message for `object` written over `live` (defaulted first, as the server does).
-#[track_caller]
-fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
-    let object = json(object);
-    let live = live.map(json);
-    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap();
-    let kind = SchemaRegistry::for_version(KubeVersion::new(minor).unwrap())
-        .resolve(text("apiVersion"), text("kind"))
-        .unwrap();
-    let w = Write {
-        kind: &kind,
-        operation: Operation::Apply,
-        manager: "test",
-        subresource: "",
-        field_validation: FieldValidation::Strict,
-        body: &object,
-        live: live.as_ref(),
-    };
-    w.after(&object, false).err().map(|e| e.kubectl_message())
-}
+use super::tests::refusal;
 
 const BINDING: &str = r#"{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding",
   "metadata":{"name":"read","namespace":"default"},

@@ -7,6 +7,7 @@ use super::super::field::typed_value;
 use super::super::formats;
 use super::super::goprint::GoType;
 use super::super::{BadValue, FieldError, Write};
+use super::fields::{items, present, spec};
 use super::netaddr;
 use super::selector;
 use crate::kube::KubeVersion;
@@ -16,19 +17,6 @@ use crate::value::Value;
 const PROTOCOLS: &[&str] = &["TCP", "UDP", "SCTP"];
 const POLICY_TYPES: &[&str] = &["Ingress", "Egress"];
 const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
-
-fn items(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
-}
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
-
-fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
-}
 
 /// Every CIDR of the stored object's ipBlocks: an update may keep them even if invalid.
 fn existing_cidrs(old: &Value) -> Vec<&str> {

@@ -5,6 +5,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError, Write};
+use super::fields::{items, present, spec, text};
 use super::netaddr;
 use crate::value::Value;
 
@@ -19,23 +20,6 @@ const WILDCARD_FMT: &str = "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-
 const CONTROLLER_MAX: usize = 250;
 const HTTP_PATH_FMT: &str = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
 const PARAMETER_SCOPES: &[&str] = &["Cluster", "Namespace"];
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
-}
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
-
-fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
-}
 
 fn invalid_each(errors: &mut Vec<FieldError>, path: &str, value: &str, msgs: Vec<String>) {
     for msg in msgs {

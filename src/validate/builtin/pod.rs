@@ -5,6 +5,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
+use super::fields::{items, text};
 use super::{env, meta, probe, toleration};
 use crate::kube::KubeVersion;
 use crate::value::Value;
@@ -16,14 +17,6 @@ const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
 const TERMINATION_MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
 const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
 const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
-}
 
 /// `ValidatePodTemplateSpec` at `path` (e.g. `spec.template`): the template's labels and
 /// annotations, then its pod spec.

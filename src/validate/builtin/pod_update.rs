@@ -11,6 +11,7 @@
 //! (every field of every nested type, in Go order, per release), so kssa prints the line alone.
 
 use super::super::{BadValue, FieldError};
+use super::fields::items;
 use super::toleration;
 use crate::kube::KubeVersion;
 use crate::value::{Map, Value};
@@ -20,10 +21,6 @@ use crate::value::{Map, Value};
 /// InPlacePodVerticalScaling gate on before 1.33, which moved resizing to the `resize`
 /// subresource).
 const UPDATABLE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
-
-fn items(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
-}
 
 /// `ValidatePodUpdate`'s spec rules, after the spec itself was validated.
 pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {

@@ -5,16 +5,13 @@
 
 use super::super::goprint::{go_quote, label_selector_json};
 use super::super::{BadValue, FieldError, Write};
+use super::fields::present;
 use super::selector;
 use crate::value::{Map, Value};
 
 const EVICTION_POLICIES: &[&str] = &["AlwaysAllow", "IfHealthyBudget"];
 /// apimachinery `IsValidPercent`'s message (`RegexError` with two examples).
 const PERCENT_MSG: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 /// `[0-9]+%`.
 fn is_percent(s: &str) -> bool {

@@ -4,6 +4,7 @@
 //! `validateInitContainers`).
 
 use super::super::{BadValue, FieldError};
+use super::fields::present;
 use super::pod::port_number;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
@@ -13,10 +14,6 @@ const HTTP_HEADER_MSG: &str = "a valid HTTP header must consist of alphanumeric 
 /// `supportedHTTPSchemes`, sorted.
 const HTTP_SCHEMES: &[&str] = &["HTTP", "HTTPS"];
 const INIT_FORBIDDEN: &str = "may not be set for init containers without restartPolicy=Always";
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 fn int(v: &Value, key: &str) -> i64 {
     v.get(key).and_then(Value::as_i64).unwrap_or(0)

@@ -7,6 +7,7 @@
 use super::super::difflib;
 use super::super::gojson::marshal_string;
 use super::super::{FieldError, Write};
+use super::fields::text;
 use super::selector::semantic_eq;
 use crate::defaults::canonical_quantity;
 use crate::kube::VersionRange;
@@ -103,10 +104,6 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
 fn spec(object: &Value) -> &Value {
     static EMPTY: Value = Value::Null;
     object.get("spec").unwrap_or(&EMPTY)
-}
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn set(spec: &mut Value, key: &str, value: Option<Value>) {

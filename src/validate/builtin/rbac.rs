@@ -8,19 +8,12 @@ use super::super::field::typed_value;
 use super::super::formats;
 use super::super::goprint::{go_quote, GoType};
 use super::super::{BadValue, FieldError, Write};
+use super::fields::{items, text};
 use super::selector::{self, Selector};
 use crate::value::{Map, Value};
 
 /// `rbac.GroupName`.
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_list).map_or(&[], Vec::as_slice)
-}
 
 /// `ValidateRole`: every rule, namespaced.
 pub fn role(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {

@@ -5,6 +5,7 @@
 use super::super::field::typed_value;
 use super::super::goprint::{label_selector_json, GoType};
 use super::super::{BadValue, FieldError};
+use super::fields::text;
 use super::meta;
 use crate::kube::KubeVersion;
 use crate::value::{Map, Value};
@@ -59,10 +60,6 @@ pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut
             }
         }
     }
-}
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// What `LabelSelectorAsSelector` makes of a selector.

@@ -5,6 +5,7 @@
 //! `alloc.go`, portallocator `ErrNotInRange`).
 
 use super::super::{BadValue, FieldError};
+use super::fields::{present, text};
 use super::meta;
 use crate::kube::KubeVersion;
 use crate::value::Value;
@@ -15,14 +16,6 @@ const NODE_PORT_RANGE: (i64, i64) = (30000, 32767);
 const MAX_AFFINITY_SECONDS: i64 = 86400;
 const SESSION_AFFINITIES: &[&str] = &["ClientIP", "None"];
 const TRAFFIC_POLICIES: &[&str] = &["Cluster", "Local"];
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 fn ports(spec: &Value) -> &[Value] {
     spec.get("ports")

@@ -6,18 +6,36 @@ use crate::managed::Operation;
 use crate::validate::{FieldValidation, Write};
 use crate::value::{from_json_str, Value};
 
-fn json(text: &str) -> Value {
+pub(super) fn json(text: &str) -> Value {
     from_json_str(text).unwrap()
 }
 
-/// The kubectl message for `object` written over `live` (defaulted first, as the server does).
-fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
+/// The kubectl message for `object` written over `live`, as given.
+#[track_caller]
+pub(super) fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
+    message(object, live, minor, false)
+}
+
+/// [`refusal`] over a live object first defaulted as the server stored it.
+#[track_caller]
+pub(super) fn refusal_over_stored(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
+    message(object, live, minor, true)
+}
+
+#[track_caller]
+fn message(object: &str, live: Option<&str>, minor: u8, default_live: bool) -> Option<String> {
     let object = json(object);
-    let live = live.map(json);
     let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap();
     let kind = SchemaRegistry::for_version(KubeVersion::new(minor).unwrap())
         .resolve(text("apiVersion"), text("kind"))
         .unwrap();
+    let live = live.map(|l| {
+        let mut live = json(l);
+        if default_live {
+            crate::defaults::store(&mut live, &kind, crate::defaults::Stage::Defaulted);
+        }
+        live
+    });
     let w = Write {
         kind: &kind,
         operation: Operation::Apply,

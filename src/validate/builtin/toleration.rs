@@ -3,6 +3,7 @@
 
 use super::super::formats;
 use super::super::FieldError;
+use super::fields::text;
 use super::selector::semantic_eq;
 use crate::kube::KubeVersion;
 use crate::value::Value;
@@ -10,10 +11,6 @@ use crate::value::Value;
 /// `core.TaintEffect` values in the server's order.
 const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 const OPERATORS: &[&str] = &["Equal", "Exists"];
-
-fn text<'v>(v: &'v Value, key: &str) -> &'v str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
 
 /// `ValidateTolerations` at `path` (`spec.tolerations`).
 pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {

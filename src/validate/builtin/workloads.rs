@@ -4,17 +4,13 @@
 //! Deployments, ReplicaSets and DaemonSets).
 
 use super::super::{BadValue, FieldError, Write};
+use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use crate::value::{Map, Value};
 
 pub(super) const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
 pub(super) const IMMUTABLE: &str = "field is immutable";
-
-pub(super) fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
-}
 
 pub(super) fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
     if let Some(n) = value.and_then(Value::as_i64).filter(|n| *n < 0) {
