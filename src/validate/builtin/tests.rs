@@ -132,3 +132,25 @@ fn semantic_equality_treats_empty_as_absent() {
         Some(&json(r#"{"matchLabels":{"a":"2"}}"#))
     ));
 }
+
+mod text_parsers {
+    //! The parsers the rules run on user strings (schedules, time zones, addresses) answer every
+    //! string without panicking.
+    use super::super::{cron, netaddr, tz};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn answer_any_string(s in "[ -~é\\t*/,?@#%:.\\[\\]-]{0,40}|\\PC{0,20}") {
+            let _ = cron::parse_standard(&s);
+            let _ = netaddr::parse_ip(&s);
+            let _ = netaddr::parse_cidr(&s);
+            let _ = tz::load_location(&s);
+        }
+
+        #[test]
+        fn answer_schedule_like_strings(s in "(TZ=|CRON_TZ=)?[0-9a-zA-Z*/,?@ -]{0,30}") {
+            let _ = cron::parse_standard(&s);
+        }
+    }
+}

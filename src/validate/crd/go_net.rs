@@ -565,4 +565,12 @@ mod tests {
             wrong.join("\n")
         );
     }
+
+    proptest::proptest! {
+        #[test]
+        fn answer_any_string(s in "[ -~é\\t]{0,40}|\\PC{0,20}") {
+            let _ = is_request_uri(&s);
+            let _ = is_mail_address(&s);
+        }
+    }
 }
