@@ -511,3 +511,33 @@ fn invalid_objects_name_the_object_and_path() {
         "failed to create typed patch object (shop/web; apps/v1, Kind=Deployment): .spec.replica: field not declared in schema"
     );
 }
+
+#[test]
+fn unread_managed_fields_are_left_out_and_nothing_else_changes() {
+    let k = kind("v1", "ConfigMap");
+    let live = ok(write(
+        None,
+        &cm(r#"{"a":"1"}"#),
+        &k,
+        &req(Operation::Apply, "x", T0),
+    ));
+    for stored in [None, Some(&live)] {
+        let config = cm(r#"{"a":"2","b":"3"}"#);
+        let forced = WriteRequest {
+            force: true,
+            ..req(Operation::Apply, "y", T1)
+        };
+        let full = ok(write(stored, &config, &k, &forced));
+        let unread = WriteRequest {
+            managed_fields: false,
+            ..forced
+        };
+        let lean = ok(write(stored, &config, &k, &unread));
+        assert_eq!(managed_fields(&lean), "null");
+        let mut stripped = full.clone();
+        if let Some(Value::Map(meta)) = stripped.as_map_mut().and_then(|m| m.get_mut("metadata")) {
+            meta.shift_remove("managedFields");
+        }
+        assert_eq!(lean, stripped);
+    }
+}

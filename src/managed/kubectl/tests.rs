@@ -117,3 +117,18 @@ fn objects_without_the_annotation_need_no_follow_up() {
         write(None, &config, &kind, &req("kubectl")).unwrap()
     );
 }
+
+#[test]
+fn follow_ups_read_managed_fields_even_when_the_caller_does_not() {
+    let kind = SchemaRegistry::new().resolve("v1", "ConfigMap").unwrap();
+    let config = obj(
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"default"},"data":{"a":"1"}}"#,
+    );
+    let unread = WriteRequest {
+        managed_fields: false,
+        ..req("kubectl")
+    };
+    let out = apply(Some(&client_side_applied()), &config, &kind, &unread).unwrap();
+    // The migration still happened: b, owned by client-side apply, is removed.
+    assert_eq!(out.outcome.object.get("data"), Some(&obj(r#"{"a":"1"}"#)));
+}
