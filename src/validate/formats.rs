@@ -259,15 +259,18 @@ pub fn config_map_key(s: &str) -> Vec<String> {
             &["key.name", "KEY_NAME", "key-name"],
         ));
     }
-    // hasChDirPrefix
-    if s == "." {
-        errs.push("must not be '.'".into());
-    } else if s == ".." {
-        errs.push("must not be '..'".into());
-    } else if s.starts_with("..") {
-        errs.push("must not start with '..'".into());
-    }
+    errs.extend(chdir_prefix(s).map(String::from));
     errs
+}
+
+/// apimachinery's `hasChDirPrefix`: names that would lead out of a directory.
+pub fn chdir_prefix(s: &str) -> Option<&'static str> {
+    match s {
+        "." => Some("must not be '.'"),
+        ".." => Some("must not be '..'"),
+        _ if s.starts_with("..") => Some("must not start with '..'"),
+        _ => None,
+    }
 }
 
 /// `path.IsValidPathSegmentName`: what RBAC names must be.

@@ -83,14 +83,7 @@ pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {
     if !valid {
         msgs.push(ENV_NAME_MSG.to_string());
     }
-    // hasChDirPrefix
-    if name == "." {
-        msgs.push("must not be '.'".into());
-    } else if name == ".." {
-        msgs.push("must not be '..'".into());
-    } else if name.starts_with("..") {
-        msgs.push("must not start with '..'".into());
-    }
+    msgs.extend(formats::chdir_prefix(name).map(String::from));
     msgs
 }
 
