@@ -16,6 +16,13 @@ pub(crate) fn merge(
     lhs: &Value,
     rhs: &Value,
 ) -> Result<Value, ValidationErrors> {
+    // Into an empty object (a create), a valid right side merges to itself: every leaf is the
+    // right side's and every list keeps its order, so the walk would only rebuild it. Only
+    // an invalid one needs the walk, for its errors.
+    let into_empty = lhs.as_map().is_some_and(|m| m.is_empty()) && matches!(rhs, Value::Map(_));
+    if into_empty && super::validate::validate(schema, tr, rhs, false).is_empty() {
+        return Ok(rhs.clone());
+    }
     let mut w = Walker {
         schema,
         compare: None,
@@ -515,4 +522,47 @@ fn positions<'p>(
         }
     }
     index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::parse_smd_schema;
+    use crate::value::from_json_str;
+
+    const SCHEMA: &str = "types:\n- name: root\n  map:\n    fields:\n    - name: name\n      type:\n        scalar: string\n    - name: ports\n      type:\n        list:\n          elementType:\n            namedType: port\n          elementRelationship: associative\n          keys:\n          - port\n    - name: tags\n      type:\n        list:\n          elementType:\n            scalar: string\n          elementRelationship: associative\n    - name: labels\n      type:\n        map:\n          elementType:\n            scalar: string\n    - name: blob\n      type:\n        map:\n          elementType:\n            scalar: string\n          elementRelationship: atomic\n- name: port\n  map:\n    fields:\n    - name: port\n      type:\n        scalar: numeric\n    - name: name\n      type:\n        scalar: string\n";
+
+    /// The full walk, without the shortcut for an empty left side.
+    fn walked(schema: &Schema, tr: &TypeRef, lhs: &Value, rhs: &Value) -> Result<Value, String> {
+        let mut w = Walker {
+            schema,
+            compare: None,
+            path: Vec::new(),
+        };
+        let (out, errs) = w.node(tr, Some(lhs), Some(rhs));
+        errs.into_result()
+            .map(|_| out.unwrap_or(Value::Null))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn merging_into_an_empty_object_gives_what_the_walk_gives() {
+        let schema = parse_smd_schema(SCHEMA).unwrap();
+        let tr = TypeRef::named("root");
+        let empty = from_json_str("{}").unwrap();
+        for rhs in [
+            r#"{}"#,
+            r#"{"name":"a","labels":{},"ports":[],"tags":null}"#,
+            r#"{"ports":[{"port":2,"name":"b"},{"port":1}],"tags":["y","x"],"labels":{"k":"v"}}"#,
+            r#"{"blob":{"z":"1","a":"2"},"name":null,"extra":{"deep":[1,2]}}"#,
+            r#"{"ports":[{"port":1},{"port":1}]}"#,
+            r#"{"tags":["x","x"]}"#,
+            r#"{"ports":[{"name":"no key"}]}"#,
+            r#"{"name":{"not":"a string"}}"#,
+        ] {
+            let rhs = from_json_str(rhs).unwrap();
+            let fast = merge(&schema, &tr, &empty, &rhs).map_err(|e| e.to_string());
+            assert_eq!(fast, walked(&schema, &tr, &empty, &rhs), "{rhs:?}");
+        }
+    }
 }
