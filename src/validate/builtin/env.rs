@@ -51,7 +51,7 @@ const CONVERTIBLE_FIELD_PATHS: &[&str] = &[
     "spec.host",
 ];
 /// `validContainerResourceFieldPathExpressions`, sorted.
-const RESOURCE_FIELD_PATHS: &[&str] = &[
+pub(super) const RESOURCE_FIELD_PATHS: &[&str] = &[
     "limits.cpu",
     "limits.ephemeral-storage",
     "limits.memory",
@@ -59,7 +59,7 @@ const RESOURCE_FIELD_PATHS: &[&str] = &[
     "requests.ephemeral-storage",
     "requests.memory",
 ];
-const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.hugepages-"];
+pub(super) const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.hugepages-"];
 
 /// Since 1.34 an env var may also come from a file (`fileKeyRef`, EnvFiles feature), and the
 /// "must specify one of" wording with it was not read: kssa names no source there.
@@ -120,7 +120,7 @@ fn value_from(
     let mut sources = 0;
     if let Some(r) = present(from, "fieldRef") {
         sources += 1;
-        field_ref(r, &format!("{path}.fieldRef"), errors);
+        field_ref(r, &format!("{path}.fieldRef"), ENV_FIELD_PATHS, errors);
     }
     if let Some(r) = present(from, "resourceFieldRef") {
         sources += 1;
@@ -151,8 +151,8 @@ fn value_from(
     ));
 }
 
-/// `validateObjectFieldSelector` with the env var paths.
-fn field_ref(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+/// `validateObjectFieldSelector` with the paths `supported` (env vars' or volume files').
+pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut Vec<FieldError>) {
     let api_version = text(r, "apiVersion");
     let field_path = text(r, "fieldPath");
     if api_version.is_empty() {
@@ -187,11 +187,11 @@ fn field_ref(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
     } else {
         field_path
     };
-    if subscripted(internal).is_none() && !ENV_FIELD_PATHS.contains(&internal) {
+    if subscripted(internal).is_none() && !supported.contains(&internal) {
         errors.push(FieldError::not_supported(
             format!("{path}.fieldPath"),
             FieldError::string_value(internal),
-            ENV_FIELD_PATHS,
+            supported,
         ));
     }
 }

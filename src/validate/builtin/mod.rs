@@ -7,13 +7,16 @@
 
 mod autoscaling;
 mod batch;
+mod claim_template;
 mod core;
 mod cron;
 mod cronjob;
 mod env;
 mod failure_policy;
 mod fields;
+mod legacy_volumes;
 pub(crate) mod meta;
+mod mounts;
 mod netaddr;
 mod network_policy;
 mod networking;
@@ -21,12 +24,15 @@ mod pod;
 mod pod_update;
 mod policy;
 mod probe;
+mod projected;
 mod pvc;
 mod rbac;
+mod resources;
 mod selector;
 mod service;
 mod toleration;
 mod tz;
+mod volume_source;
 mod workloads;
 
 use super::{FieldError, Write};
@@ -110,3 +116,5 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
 mod more_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod volume_tests;

@@ -6,7 +6,8 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
-use super::{env, meta, probe, toleration};
+use super::mounts::{self, Volumes};
+use super::{env, meta, probe, resources, toleration, volume_source};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 use std::collections::HashSet;
@@ -48,6 +49,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     let volumes = volumes(
         items(spec.get("volumes")),
         &format!("{path}.volumes"),
+        version,
         errors,
     );
     let containers = items(spec.get("containers"));
@@ -141,64 +143,6 @@ fn host_network_ports(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// Resources that may be overcommitted (requested below their limit) and are compared
-/// (`helper.IsOvercommitAllowed` for the native compute resources).
-const OVERCOMMITTED: &[&str] = &["cpu", "memory", "ephemeral-storage"];
-
-/// `validateResourceRequirements`: no negative quantity, requests at most the limits.
-fn resources(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
-    let quantities = |key: &str| -> Vec<(&str, &str)> {
-        let mut q: Vec<(&str, &str)> = c
-            .get_path(&["resources", key])
-            .and_then(Value::as_map)
-            .into_iter()
-            .flatten()
-            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
-            .collect();
-        q.sort();
-        q
-    };
-    let parse = crate::defaults::quantity::Quantity::parse;
-    let shown = |text: &str| {
-        crate::defaults::quantity::canonicalize(text).unwrap_or_else(|| text.to_string())
-    };
-    let zero = parse("0").expect("0 is a quantity");
-    let negative = |key: &str, name: &str, text: &str, errors: &mut Vec<FieldError>| {
-        if parse(text).and_then(|q| q.compare(&zero)) == Some(std::cmp::Ordering::Less) {
-            errors.push(FieldError::invalid(
-                format!("{path}.resources.{key}[{name}]"),
-                FieldError::string_value(&shown(text)),
-                "must be greater than or equal to 0",
-            ));
-        }
-    };
-    let limits = quantities("limits");
-    for (name, text) in &limits {
-        negative("limits", name, text, errors);
-    }
-    for (name, text) in quantities("requests") {
-        negative("requests", name, text, errors);
-        let Some((_, limit)) = limits.iter().find(|(n, _)| *n == name) else {
-            continue;
-        };
-        if !OVERCOMMITTED.contains(&name) {
-            continue;
-        }
-        if let (Some(req), Some(lim)) = (parse(text), parse(limit)) {
-            if req.compare(&lim) == Some(std::cmp::Ordering::Greater) {
-                errors.push(FieldError::invalid(
-                    format!("{path}.resources.requests"),
-                    FieldError::string_value(&shown(text)),
-                    format!(
-                        "must be less than or equal to {name} limit of {}",
-                        shown(limit)
-                    ),
-                ));
-            }
-        }
-    }
-}
-
 /// A required enum field: `Required value` when empty, `Unsupported value` when unknown.
 fn enumerated(
     object: &Value,
@@ -219,32 +163,45 @@ fn enumerated(
     }
 }
 
-/// `ValidateVolumes`: names required, DNS labels, unique. Returns the valid names.
-fn volumes<'v>(volumes: &'v [Value], path: &str, errors: &mut Vec<FieldError>) -> HashSet<&'v str> {
+/// `ValidateVolumes`: each volume's source ([`volume_source::check`]), then its name (required,
+/// a DNS label, unique). Returns the volumes without errors by name, as the mounts see them.
+fn volumes<'v>(
+    volumes: &'v [Value],
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) -> Volumes<'v> {
+    let mut valid = Volumes::new();
     let mut names = HashSet::new();
     for (i, v) in volumes.iter().enumerate() {
-        let at = format!("{path}[{i}].name");
+        let at = format!("{path}[{i}]");
+        let name_at = format!("{at}.name");
         let name = text(v, "name");
         let before = errors.len();
+        volume_source::check(v, &at, version, errors);
         if name.is_empty() {
-            errors.push(FieldError::required(&at, ""));
+            errors.push(FieldError::required(&name_at, ""));
         } else {
             for msg in formats::dns1123_label(name) {
                 errors.push(FieldError::invalid(
-                    &at,
+                    &name_at,
                     FieldError::string_value(name),
                     msg,
                 ));
             }
         }
         if names.contains(name) {
-            errors.push(FieldError::duplicate(&at, FieldError::string_value(name)));
+            errors.push(FieldError::duplicate(
+                &name_at,
+                FieldError::string_value(name),
+            ));
         }
         if errors.len() == before {
             names.insert(name);
+            valid.insert(name, v);
         }
     }
-    names
+    valid
 }
 
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
@@ -252,7 +209,7 @@ fn volumes<'v>(volumes: &'v [Value], path: &str, errors: &mut Vec<FieldError>) -
 fn container_common(
     c: &Value,
     path: &str,
-    volumes: &HashSet<&str>,
+    volumes: &Volumes,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -286,14 +243,9 @@ fn container_common(
         version,
         errors,
     );
-    volume_mounts(
-        items(c.get("volumeMounts")),
-        &format!("{path}.volumeMounts"),
-        volumes,
-        errors,
-    );
+    mounts::check(c, path, volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
-    resources(c, path, errors);
+    resources::container(c, path, version, errors);
 }
 
 /// `validateContainerPorts`.
@@ -350,40 +302,4 @@ pub fn port_number(port: i64, path: &str, errors: &mut Vec<FieldError>) {
 /// A port's protocol: required, one of [`PORT_PROTOCOLS`].
 pub fn protocol(port: &Value, path: &str, errors: &mut Vec<FieldError>) {
     enumerated(port, "protocol", path, PORT_PROTOCOLS, errors);
-}
-
-/// `ValidateVolumeMounts`: a mount names an existing volume and a unique path.
-fn volume_mounts(
-    mounts: &[Value],
-    path: &str,
-    volumes: &HashSet<&str>,
-    errors: &mut Vec<FieldError>,
-) {
-    let mut paths = HashSet::new();
-    for (i, m) in mounts.iter().enumerate() {
-        let at = format!("{path}[{i}]");
-        let name = text(m, "name");
-        if name.is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
-        }
-        if !volumes.contains(name) {
-            errors.push(FieldError::new(
-                super::super::ErrorType::NotFound,
-                format!("{at}.name"),
-                FieldError::string_value(name),
-                "",
-            ));
-        }
-        let mount_path = text(m, "mountPath");
-        if mount_path.is_empty() {
-            errors.push(FieldError::required(format!("{at}.mountPath"), ""));
-        }
-        if !paths.insert(mount_path) {
-            errors.push(FieldError::invalid(
-                format!("{at}.mountPath"),
-                FieldError::string_value(mount_path),
-                "must be unique",
-            ));
-        }
-    }
 }

@@ -1,0 +1,321 @@
+//! A container's resource requirements, as k8s.io/kubernetes pkg/apis/core/validation checks
+//! them (`ValidateContainerResourceRequirements` → `validateResourceRequirements`,
+//! `validateContainerResourceName`, `validateResourceName`, `ValidateResourceQuantityValue`),
+//! with the resource name helpers of pkg/apis/core/helper (`IsStandardResourceName`,
+//! `IsStandardContainerResourceName`, `IsExtendedResourceName`, `IsNativeResource`,
+//! `IsOvercommitAllowed`, `IsIntegerResourceName`). Go ranges over the two maps; kssa sorts
+//! the names.
+
+use super::super::formats;
+use super::super::FieldError;
+use super::volume_source::quantity_text;
+use crate::defaults::quantity::{canonicalize, Quantity};
+use crate::kube::KubeVersion;
+use crate::value::Value;
+use std::cmp::Ordering;
+
+/// `standardResources` (without the hugepages prefixes, tested apart).
+const STANDARD: &[&str] = &[
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "requests.cpu",
+    "requests.memory",
+    "requests.ephemeral-storage",
+    "limits.cpu",
+    "limits.memory",
+    "limits.ephemeral-storage",
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "storage",
+    "requests.storage",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+/// `standardContainerResources`.
+const CONTAINER: &[&str] = &["cpu", "memory", "ephemeral-storage"];
+/// `integerResources`.
+const INTEGER: &[&str] = &[
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+const HUGEPAGES: &str = "hugepages-";
+
+fn is_hugepages(name: &str) -> bool {
+    name.starts_with(HUGEPAGES)
+}
+
+/// `IsNativeResource`: unprefixed, or in the kubernetes.io namespace.
+fn is_native(name: &str) -> bool {
+    !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+/// `IsOvercommitAllowed`: native and not hugepages (a request may stay below its limit).
+fn overcommit_allowed(name: &str) -> bool {
+    is_native(name) && !is_hugepages(name)
+}
+
+/// `IsExtendedResourceName`.
+fn is_extended(name: &str, version: KubeVersion) -> bool {
+    !is_native(name)
+        && !name.starts_with("requests.")
+        && formats::label_key(&format!("requests.{name}"), version).is_empty()
+}
+
+/// `validateResourceName`: a qualified name, standard unless prefixed.
+fn resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let msgs = formats::label_key(name, version);
+    if !msgs.is_empty() {
+        for msg in msgs {
+            errors.push(FieldError::invalid(at, FieldError::string_value(name), msg));
+        }
+        return;
+    }
+    let standard =
+        STANDARD.contains(&name) || is_hugepages(name) || name.starts_with("requests.hugepages-");
+    if !name.contains('/') && !standard {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(name),
+            "must be a standard resource type or fully qualified",
+        ));
+    }
+}
+
+/// `validateContainerResourceName`.
+fn container_resource_name(
+    name: &str,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    resource_name(name, at, version, errors);
+    let detail = if !name.contains('/') {
+        if CONTAINER.contains(&name) || is_hugepages(name) {
+            return;
+        }
+        "must be a standard resource for containers"
+    } else if !is_native(name) && !is_extended(name, version) {
+        "doesn't follow extended resource name standard"
+    } else {
+        return;
+    };
+    errors.push(FieldError::invalid(
+        at,
+        FieldError::string_value(name),
+        detail,
+    ));
+}
+
+/// A parsed quantity with its canonical text (`Quantity.String()`).
+struct Amount {
+    quantity: Option<Quantity>,
+    shown: String,
+}
+
+impl Amount {
+    fn of(v: &Value) -> Option<Amount> {
+        let text = quantity_text(v)?;
+        Some(Amount {
+            quantity: Quantity::parse(&text),
+            shown: canonicalize(&text).unwrap_or(text),
+        })
+    }
+
+    fn compare(&self, other: &Amount) -> Option<Ordering> {
+        self.quantity?.compare(&other.quantity?)
+    }
+
+    /// `MilliValue() % 1000 == 0`.
+    fn is_integer(&self) -> bool {
+        let Some(mut milli) = self.quantity else {
+            return true;
+        };
+        if milli.round_up(-3).is_none() {
+            return true;
+        }
+        let mut whole = milli;
+        whole.round_up(0).is_none() || whole.compare(&milli) == Some(Ordering::Equal)
+    }
+}
+
+/// `ValidateResourceQuantityValue`: not negative; whole for integer resources. (The bad value
+/// of `must be an integer` is the quantity itself, which 1.34+ print as its JSON string and
+/// earlier releases as a Go struct; kssa prints the string.)
+fn quantity_value(
+    name: &str,
+    amount: &Amount,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let zero = Quantity::parse("0").expect("0 is a quantity");
+    if amount.quantity.and_then(|q| q.compare(&zero)) == Some(Ordering::Less) {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(&amount.shown),
+            "must be greater than or equal to 0",
+        ));
+    }
+    let integer_resource = INTEGER.contains(&name) || is_extended(name, version);
+    if integer_resource && !amount.is_integer() {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(&amount.shown),
+            "must be an integer",
+        ));
+    }
+}
+
+/// The entries of `resources.<key>`, sorted by name, with their quantities.
+fn entries<'v>(resources: Option<&'v Value>, key: &str) -> Vec<(&'v str, Amount)> {
+    let mut list: Vec<(&str, Amount)> = resources
+        .and_then(|r| r.get(key))
+        .and_then(Value::as_map)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), Amount::of(v)?)))
+        .collect();
+    list.sort_by(|a, b| a.0.cmp(b.0));
+    list
+}
+
+/// `ValidateContainerResourceRequirements` for the container `c` at `path`.
+pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let resources = c.get("resources");
+    let at = format!("{path}.resources");
+    let (limits_at, requests_at) = (format!("{at}.limits"), format!("{at}.requests"));
+    let limits = entries(resources, "limits");
+    let requests = entries(resources, "requests");
+    let cpu_or_memory = |name: &str| name == "cpu" || name == "memory";
+    let mut has_cpu_or_memory = false;
+    let mut has_hugepages = false;
+    for (name, amount) in &limits {
+        let key_at = format!("{limits_at}[{name}]");
+        container_resource_name(name, &key_at, version, errors);
+        quantity_value(name, amount, &key_at, version, errors);
+        has_hugepages |= is_hugepages(name);
+        has_cpu_or_memory |= cpu_or_memory(name);
+    }
+    for (name, amount) in &requests {
+        let key_at = format!("{requests_at}[{name}]");
+        container_resource_name(name, &key_at, version, errors);
+        quantity_value(name, amount, &key_at, version, errors);
+        match limits.iter().find(|(n, _)| n == name) {
+            Some((_, limit)) => {
+                let cmp = amount.compare(limit);
+                let detail = if cmp.is_some_and(Ordering::is_ne) && !overcommit_allowed(name) {
+                    format!("must be equal to {name} limit of {}", limit.shown)
+                } else if cmp == Some(Ordering::Greater) {
+                    format!(
+                        "must be less than or equal to {name} limit of {}",
+                        limit.shown
+                    )
+                } else {
+                    String::new()
+                };
+                if !detail.is_empty() {
+                    errors.push(FieldError::invalid(
+                        &requests_at,
+                        FieldError::string_value(&amount.shown),
+                        detail,
+                    ));
+                }
+            }
+            None if !overcommit_allowed(name) => errors.push(FieldError::required(
+                &limits_at,
+                "Limit must be set for non overcommitable resources",
+            )),
+            None => {}
+        }
+        has_hugepages |= is_hugepages(name);
+        has_cpu_or_memory |= cpu_or_memory(name);
+    }
+    if has_hugepages && !has_cpu_or_memory {
+        errors.push(FieldError::forbidden(
+            &at,
+            "HugePages require cpu or memory",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn messages(resources: &str, minor: u8) -> Vec<String> {
+        let c = from_json_str(&format!(r#"{{"resources":{resources}}}"#)).unwrap();
+        let v = KubeVersion::new(minor).unwrap();
+        let mut errors = Vec::new();
+        container(&c, "spec.containers[0]", v, &mut errors);
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn unknown_names_are_refused_twice() {
+        assert_eq!(
+            messages(r#"{"limits":{"gpu":"1"}}"#, 37),
+            [
+                "spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource type or fully qualified",
+                "spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
+            ]
+        );
+        assert_eq!(
+            messages(r#"{"requests":{"pods":"1"}}"#, 30),
+            ["spec.containers[0].resources.requests[pods]: Invalid value: \"pods\": must be a standard resource for containers"]
+        );
+    }
+
+    #[test]
+    fn extended_resources_are_whole_and_requested_at_their_limit() {
+        assert_eq!(
+            messages(r#"{"limits":{"nvidia.com/gpu":"2"},"requests":{"nvidia.com/gpu":"1"}}"#, 37),
+            ["spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit of 2"]
+        );
+        assert_eq!(
+            messages(r#"{"requests":{"nvidia.com/gpu":"500m"}}"#, 37),
+            [
+                "spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer",
+                "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources",
+            ]
+        );
+        assert!(messages(
+            r#"{"limits":{"nvidia.com/gpu":1},"requests":{"nvidia.com/gpu":"1"}}"#,
+            37
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn hugepages_need_cpu_or_memory_and_native_requests_stay_below_limits() {
+        assert_eq!(
+            messages(
+                r#"{"limits":{"hugepages-2Mi":"100Mi"},"requests":{"hugepages-2Mi":"100Mi"}}"#,
+                37
+            ),
+            ["spec.containers[0].resources: Forbidden: HugePages require cpu or memory"]
+        );
+        assert_eq!(
+            messages(r#"{"limits":{"cpu":"500m"},"requests":{"cpu":"1"}}"#, 37),
+            ["spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m"]
+        );
+        assert!(messages(
+            r#"{"limits":{"example.com/foo":"1","kubernetes.io/bar":"1"}}"#,
+            37
+        )
+        .is_empty());
+    }
+}

@@ -1,0 +1,327 @@
+//! A pod volume's source, as k8s.io/kubernetes pkg/apis/core/validation `validateVolumeSource`
+//! checks it: exactly one source, counted in the server's order, then that source's own rules
+//! (secret, configMap, hostPath, nfs, csi, emptyDir, persistentVolumeClaim and the legacy
+//! in-tree plugins here; downwardAPI and projected in [`super::projected`], ephemeral in
+//! [`super::claim_template`]), and the relative-path and file-mode rules they share.
+
+use super::super::formats;
+use super::super::{BadValue, FieldError};
+use super::fields::{items, present, text};
+use super::{claim_template, legacy_volumes as legacy, projected};
+use crate::defaults::quantity::Quantity;
+use crate::kube::KubeVersion;
+use crate::value::Value;
+use std::cmp::Ordering;
+
+/// `fileModeErrorMsg`.
+const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
+const MORE_THAN_ONE: &str = "may not specify more than 1 volume type";
+/// `supportedHostPathTypes`, sorted as `sets.List` sorts them (the unset type first).
+const HOST_PATH_TYPES: &[&str] = &[
+    "",
+    "BlockDevice",
+    "CharDevice",
+    "Directory",
+    "DirectoryOrCreate",
+    "File",
+    "FileOrCreate",
+    "Socket",
+];
+
+type Check = fn(&Value, &str, KubeVersion, &mut Vec<FieldError>);
+
+/// One volume source: its field, the child the "more than 1" refusal names, the child its own
+/// errors are reported under (the server's paths differ for a few: `downwarAPI`, `cephFS`,
+/// `persistentDisk`), and its rules.
+struct Source {
+    key: &'static str,
+    refused_as: &'static str,
+    checked_as: &'static str,
+    check: Check,
+}
+
+const fn source(key: &'static str, check: Check) -> Source {
+    Source {
+        key,
+        refused_as: key,
+        checked_as: key,
+        check,
+    }
+}
+
+/// The sources in the order `validateVolumeSource` tests them (the order decides which one
+/// counts and which are refused).
+const SOURCES: &[Source] = &[
+    source("emptyDir", empty_dir),
+    source("hostPath", host_path),
+    source("gitRepo", git_repo),
+    Source {
+        key: "gcePersistentDisk",
+        refused_as: "gcePersistentDisk",
+        checked_as: "persistentDisk",
+        check: legacy::pd_name_and_partition,
+    },
+    source("awsElasticBlockStore", legacy::volume_id_and_partition),
+    source("secret", secret),
+    source("nfs", nfs),
+    source("iscsi", legacy::iscsi),
+    source("glusterfs", legacy::glusterfs),
+    source("flocker", legacy::flocker),
+    source("persistentVolumeClaim", persistent_volume_claim),
+    source("rbd", legacy::rbd),
+    source("cinder", legacy::cinder),
+    Source {
+        key: "cephfs",
+        refused_as: "cephFS",
+        checked_as: "cephfs",
+        check: legacy::cephfs,
+    },
+    source("quobyte", legacy::quobyte),
+    Source {
+        key: "downwardAPI",
+        refused_as: "downwarAPI",
+        checked_as: "downwardAPI",
+        check: projected::downward_api_volume,
+    },
+    source("fc", legacy::fc),
+    source("flexVolume", legacy::flex_volume),
+    source("configMap", config_map),
+    source("azureFile", legacy::azure_file),
+    source("vsphereVolume", legacy::vsphere_volume),
+    source("photonPersistentDisk", legacy::photon_persistent_disk),
+    source("portworxVolume", legacy::portworx_volume),
+    source("azureDisk", legacy::azure_disk),
+    source("storageos", legacy::storageos),
+    source("projected", projected::projected_volume),
+    source("scaleIO", legacy::scale_io),
+    source("csi", csi),
+    source("ephemeral", claim_template::ephemeral),
+    // ImageVolume: its fields' rules are not transcribed (see docs/validation.md).
+    source("image", |_, _, _, _| {}),
+];
+
+/// `validateVolumeSource` for the volume at `path` (`spec.volumes[0]`).
+pub fn check(volume: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let mut count = 0;
+    for s in SOURCES {
+        let Some(value) = present(volume, s.key) else {
+            continue;
+        };
+        if count > 0 {
+            errors.push(FieldError::forbidden(
+                format!("{path}.{}", s.refused_as),
+                MORE_THAN_ONE,
+            ));
+            continue;
+        }
+        count += 1;
+        (s.check)(value, &format!("{path}.{}", s.checked_as), version, errors);
+    }
+    if count == 0 {
+        errors.push(FieldError::required(path, "must specify a volume type"));
+    }
+}
+
+// ---- paths and modes shared by the sources ----
+
+/// `validatePathNoBacksteps`: no `..` element (one error however many).
+pub(super) fn no_backsteps(p: &str, at: &str, errors: &mut Vec<FieldError>) {
+    if p.split('/').any(|part| part == "..") {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(p),
+            "must not contain '..'",
+        ));
+    }
+}
+
+/// `validateLocalDescendingPath`: relative, without backsteps.
+pub(super) fn local_descending(p: &str, at: &str, errors: &mut Vec<FieldError>) {
+    if p.starts_with('/') {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(p),
+            "must be a relative path",
+        ));
+    }
+    no_backsteps(p, at, errors);
+}
+
+/// `ValidateLocalNonReservedPath`: [`local_descending`], and not starting with `..` (unless
+/// the backstep check already said so).
+pub(super) fn local_non_reserved(p: &str, at: &str, errors: &mut Vec<FieldError>) {
+    local_descending(p, at, errors);
+    if p.starts_with("..") && !p.starts_with("../") {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(p),
+            "must not start with '..'",
+        ));
+    }
+}
+
+/// A `defaultMode` or `mode`: 0 to 0777.
+pub(super) fn file_mode(v: Option<&Value>, at: &str, errors: &mut Vec<FieldError>) {
+    if let Some(Value::Int(mode)) = v {
+        if !(0..=0o777).contains(mode) {
+            errors.push(FieldError::invalid(
+                at,
+                BadValue::Value(Value::Int(*mode)),
+                FILE_MODE_MSG,
+            ));
+        }
+    }
+}
+
+/// `validateKeyToPath`: a secret or config map item.
+pub(super) fn key_to_path(item: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    if text(item, "key").is_empty() {
+        errors.push(FieldError::required(format!("{at}.key"), ""));
+    }
+    let p = text(item, "path");
+    if p.is_empty() {
+        errors.push(FieldError::required(format!("{at}.path"), ""));
+    }
+    local_non_reserved(p, &format!("{at}.path"), errors);
+    file_mode(item.get("mode"), &format!("{at}.mode"), errors);
+}
+
+/// `field.Required` for each of `keys` that is empty (a string or a list).
+pub(super) fn required(v: &Value, at: &str, keys: &[&str], errors: &mut Vec<FieldError>) {
+    for key in keys {
+        let empty = match v.get(key) {
+            Some(Value::String(s)) => s.is_empty(),
+            Some(Value::List(l)) => l.is_empty(),
+            None | Some(Value::Null) => true,
+            Some(_) => false,
+        };
+        if empty {
+            errors.push(FieldError::required(format!("{at}.{key}"), ""));
+        }
+    }
+}
+
+// ---- the sources ----
+
+/// A negative `sizeLimit`.
+fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    let limit = v.get("sizeLimit").and_then(quantity_text);
+    let negative = limit
+        .and_then(|t| Quantity::parse(&t))
+        .and_then(|q| q.compare(&Quantity::parse("0")?));
+    if negative == Some(Ordering::Less) {
+        errors.push(FieldError::forbidden(
+            format!("{at}.sizeLimit"),
+            "SizeLimit field must be a valid resource quantity",
+        ));
+    }
+}
+
+/// A quantity as text, whether written as a string or a number.
+pub(super) fn quantity_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
+fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    let p = text(v, "path");
+    if p.is_empty() {
+        errors.push(FieldError::required(format!("{at}.path"), ""));
+        return;
+    }
+    no_backsteps(p, &format!("{at}.path"), errors);
+    if let Some(kind) = v.get("type").and_then(Value::as_str) {
+        if !HOST_PATH_TYPES.contains(&kind) {
+            errors.push(FieldError::not_supported(
+                format!("{at}.type"),
+                FieldError::string_value(kind),
+                HOST_PATH_TYPES,
+            ));
+        }
+    }
+}
+
+fn git_repo(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    required(v, at, &["repository"], errors);
+    local_descending(text(v, "directory"), &format!("{at}.directory"), errors);
+}
+
+/// A disk partition: the check allows 0, the message says 1 (`pdPartitionErrorMsg`).
+fn secret(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    required(v, at, &["secretName"], errors);
+    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    for (i, item) in items(v.get("items")).iter().enumerate() {
+        key_to_path(item, &format!("{at}.items[{i}]"), errors);
+    }
+}
+
+fn config_map(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    required(v, at, &["name"], errors);
+    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    for (i, item) in items(v.get("items")).iter().enumerate() {
+        key_to_path(item, &format!("{at}.items[{i}]"), errors);
+    }
+}
+
+fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    required(v, at, &["server", "path"], errors);
+    let p = text(v, "path");
+    if !p.starts_with('/') {
+        errors.push(FieldError::invalid(
+            format!("{at}.path"),
+            FieldError::string_value(p),
+            "must be an absolute path",
+        ));
+    }
+}
+
+/// `validateISCSIVolumeSource` without the IQN regular expressions.
+fn persistent_volume_claim(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    required(v, at, &["claimName"], errors);
+}
+
+/// `validateQuobyteVolumeSource` without the host:port parsing of the registry.
+/// `validateFCVolumeSource` (a lun out of range; both WWN lists at once is not checked).
+/// `validateFlexVolumeSource`: a driver, and no option in the kubernetes.io or k8s.io
+/// namespaces (options sorted, where Go ranges over the map).
+/// `validateAzureDisk`: names, the caching mode and kind enums, the disk URI's form per kind.
+/// `validateCSIVolumeSource`: `ValidateCSIDriverName` (an empty name is also not a DNS
+/// subdomain), and the node publish secret's name (reported at `csi.name`).
+fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let driver = text(v, "driver");
+    let driver_at = format!("{at}.driver");
+    if driver.is_empty() {
+        errors.push(FieldError::required(&driver_at, ""));
+    }
+    if driver.len() > 63 {
+        errors.push(FieldError::too_long(&driver_at, 63, version));
+    }
+    for msg in formats::dns1123_subdomain(&driver.to_lowercase()) {
+        errors.push(FieldError::invalid(
+            &driver_at,
+            FieldError::string_value(driver),
+            msg,
+        ));
+    }
+    if let Some(r) = present(v, "nodePublishSecretRef") {
+        let name = text(r, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(
+                format!("{at}.nodePublishSecretRef.name"),
+                "",
+            ));
+        } else {
+            for msg in formats::dns1123_subdomain(name) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.name"),
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
+    }
+}
