@@ -21,6 +21,7 @@ mod pod;
 mod pod_update;
 mod policy;
 mod probe;
+mod pv;
 mod pvc;
 mod pvc_spec;
 mod rbac;
@@ -50,6 +51,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "ConfigMap", core::config_map),
     ("", "Secret", core::secret),
     ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
+    ("", "PersistentVolume", pv::persistent_volume),
     ("rbac.authorization.k8s.io", "Role", rbac::role),
     (
         "rbac.authorization.k8s.io",
