@@ -25,11 +25,14 @@ mod pod_update;
 mod policy;
 mod probe;
 mod projected;
+mod pv;
 mod pvc;
+mod pvc_spec;
 mod rbac;
 mod resources;
 mod selector;
 mod service;
+mod strategy;
 mod toleration;
 mod tz;
 mod volume_source;
@@ -54,6 +57,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "ConfigMap", core::config_map),
     ("", "Secret", core::secret),
     ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
+    ("", "PersistentVolume", pv::persistent_volume),
     ("rbac.authorization.k8s.io", "Role", rbac::role),
     (
         "rbac.authorization.k8s.io",

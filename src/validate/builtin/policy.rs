@@ -11,7 +11,7 @@ use crate::value::{Map, Value};
 
 const EVICTION_POLICIES: &[&str] = &["AlwaysAllow", "IfHealthyBudget"];
 /// apimachinery `IsValidPercent`'s message (`RegexError` with two examples).
-const PERCENT_MSG: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+pub(super) const PERCENT_MSG: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
 /// `[0-9]+%`.
 fn is_percent(s: &str) -> bool {

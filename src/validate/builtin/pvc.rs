@@ -41,7 +41,10 @@ const WORDINGS: &[Wording] = &[
 
 const BETA_STORAGE_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
 
+/// `ValidatePersistentVolumeClaim` (the spec, [`super::pvc_spec::check`]) and, on update,
+/// `ValidatePersistentVolumeClaimUpdate`'s immutability after it.
 pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    super::pvc_spec::check(w, spec(object), "spec", errors);
     let Some(old) = w.live else { return };
     let (mut was, mut now) = (spec(old).clone(), spec(object).clone());
     // volumeName may be set once.

@@ -7,6 +7,7 @@ use super::super::{BadValue, FieldError, Write};
 use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
+use super::strategy;
 use crate::value::{Map, Value};
 
 pub(super) const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
@@ -163,12 +164,14 @@ pub fn deployment(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if selector_and_template(w, spec, "deployment", errors) {
         replica_set_template(w, spec, "ReplicaSet", errors);
     }
+    strategy::deployment(spec, errors);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
     non_negative(
         spec.get("revisionHistoryLimit"),
         "spec.revisionHistoryLimit",
         errors,
     );
+    strategy::rollback(spec, errors);
     if let Some(deadline) = spec.get("progressDeadlineSeconds").and_then(Value::as_i64) {
         non_negative(
             spec.get("progressDeadlineSeconds"),
@@ -234,6 +237,12 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     template_restart_policy(spec, &["Always"], errors);
     active_deadline_forbidden(spec, "DaemonSet", errors);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    strategy::daemon_set(spec, errors);
+    non_negative(
+        spec.get("revisionHistoryLimit"),
+        "spec.revisionHistoryLimit",
+        errors,
+    );
     selector_immutable(w, object, errors);
 }
 
@@ -265,8 +274,10 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             "must be 'OrderedReady' or 'Parallel'",
         )),
     }
+    strategy::stateful_set(w, spec, errors);
     non_negative(spec.get("replicas"), "spec.replicas", errors);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
+    strategy::ordinals(spec, errors);
     let (sel, converted) = required_selector(w, spec, "statefulset", errors);
     if converted.converts() {
         template_labels_match(&converted, spec, errors);
