@@ -5,11 +5,13 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod affinity;
 mod autoscaling;
 mod batch;
 mod core;
 mod cron;
 mod cronjob;
+mod dns;
 mod env;
 mod failure_policy;
 mod fields;
@@ -23,10 +25,15 @@ mod policy;
 mod probe;
 mod pvc;
 mod rbac;
+mod scheduling;
+mod security_context;
 mod selector;
 mod service;
+mod sysctl;
 mod toleration;
+mod topology_spread;
 mod tz;
+mod windows_options;
 mod workloads;
 
 use super::{FieldError, Write};
