@@ -120,6 +120,39 @@ pub fn dns1123_subdomain(s: &str) -> Vec<String> {
     errs
 }
 
+/// `IsDNS1123SubdomainWithUnderscore` (pod DNS search domains): labels may start with `_` and
+/// hold `_`. Until 1.33 its message quotes the plain subdomain regex (apimachinery v0.34
+/// fixed it).
+pub fn dns1123_subdomain_with_underscore(s: &str, version: KubeVersion) -> Vec<String> {
+    const FMT: &str = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*";
+    const MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character";
+    let label = |l: &str| {
+        let l = l.strip_prefix('_').unwrap_or(l);
+        let b = l.as_bytes();
+        !b.is_empty()
+            && is_alnum_lower(b[0])
+            && is_alnum_lower(b[b.len() - 1])
+            && b.iter()
+                .all(|&c| is_alnum_lower(c) || c == b'-' || c == b'_')
+    };
+    let mut errs = Vec::new();
+    if s.len() > DNS1123_SUBDOMAIN_MAX {
+        errs.push(max_len_characters(DNS1123_SUBDOMAIN_MAX));
+    }
+    if !s.split('.').all(label) {
+        let fmt = if UNDERSCORE_REGEX_QUOTED.contains(version) {
+            FMT
+        } else {
+            DNS1123_SUBDOMAIN_FMT
+        };
+        errs.push(regex_error(MSG, fmt, &["example.com"]));
+    }
+    errs
+}
+
+/// apimachinery v0.34 quotes the underscore subdomain's own regex.
+const UNDERSCORE_REGEX_QUOTED: VersionRange = VersionRange::since(34);
+
 /// `IsDNS1035Label`.
 pub fn dns1035_label(s: &str) -> Vec<String> {
     let mut errs = Vec::new();

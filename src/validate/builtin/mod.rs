@@ -5,12 +5,14 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod affinity;
 mod autoscaling;
 mod batch;
 mod claim_template;
 mod core;
 mod cron;
 mod cronjob;
+mod dns;
 mod env;
 mod failure_policy;
 mod fields;
@@ -30,12 +32,17 @@ mod pvc;
 mod pvc_spec;
 mod rbac;
 mod resources;
+mod scheduling;
+mod security_context;
 mod selector;
 mod service;
 mod strategy;
+mod sysctl;
 mod toleration;
+mod topology_spread;
 mod tz;
 mod volume_source;
+mod windows_options;
 mod workloads;
 
 use super::{FieldError, Write};

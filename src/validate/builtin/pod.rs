@@ -7,7 +7,10 @@ use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
 use super::mounts::{self, Volumes};
-use super::{env, meta, probe, resources, toleration, volume_source};
+use super::{
+    affinity, dns, env, meta, probe, resources, scheduling, security_context, toleration,
+    topology_spread, volume_source,
+};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 use std::collections::HashSet;
@@ -61,6 +64,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     for (i, c) in containers.iter().enumerate() {
         let at = format!("{containers_path}[{i}]");
         container_common(c, &at, &volumes, version, errors);
+        security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
             errors.push(FieldError::duplicate(
@@ -74,6 +78,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
         container_common(c, &at, &volumes, version, errors);
+        security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
         let name = text(c, "name");
         if names.contains(name) {
@@ -95,6 +100,11 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
         version,
         errors,
     );
+    security_context::pod(spec, path, version, errors);
+    affinity::affinity(spec, path, version, errors);
+    dns::config(spec, path, version, errors);
+    scheduling::gates(spec, path, version, errors);
+    topology_spread::constraints(spec, path, version, errors);
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for msg in formats::dns1123_subdomain(account) {
@@ -105,6 +115,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
             ));
         }
     }
+    scheduling::node_name(spec, path, errors);
     if let Some(n) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64) {
         if !(1..=i64::from(i32::MAX)).contains(&n) {
             errors.push(FieldError::invalid(
@@ -114,12 +125,15 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
             ));
         }
     }
+    dns::host_names(spec, path, errors);
     toleration::tolerations(
         items(spec.get("tolerations")),
         &format!("{path}.tolerations"),
         version,
         errors,
     );
+    dns::host_aliases(spec, path, errors);
+    scheduling::classes(spec, path, errors);
 }
 
 /// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0

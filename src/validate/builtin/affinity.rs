@@ -1,0 +1,300 @@
+//! Pod affinity rules, as k8s.io/kubernetes pkg/apis/core/validation checks them
+//! (`validateAffinity`, `ValidateNodeSelector`, `ValidateNodeSelectorRequirement`,
+//! `ValidateNodeFieldSelectorRequirement`, `ValidatePreferredSchedulingTerms`,
+//! `validatePodAffinityTerm`, `validateMatchLabelKeysAndMismatchLabelKeys`).
+
+use super::super::formats;
+use super::super::{BadValue, FieldError};
+use super::fields::{items, present, text};
+use super::selector;
+use crate::kube::{KubeVersion, VersionRange};
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// Label values in required node affinity expressions are checked from 1.33 (kubernetes
+/// #128212, `AllowInvalidLabelValueInRequiredNodeAffinity` false on create).
+const NODE_AFFINITY_VALUES: VersionRange = VersionRange::since(33);
+/// `matchLabelKeys`/`mismatchLabelKeys` of pod affinity terms are dropped while
+/// MatchLabelKeysInPodAffinity is off (beta and on by default from 1.31).
+const MATCH_LABEL_KEYS: VersionRange = VersionRange::since(31);
+
+/// `validateAffinity` of the pod spec at `path`.
+pub fn affinity(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let Some(a) = present(spec, "affinity") else {
+        return;
+    };
+    let at = format!("{path}.affinity");
+    if let Some(na) = present(a, "nodeAffinity") {
+        node_affinity(na, &format!("{at}.nodeAffinity"), version, errors);
+    }
+    for key in ["podAffinity", "podAntiAffinity"] {
+        if let Some(pa) = present(a, key) {
+            pod_affinity(pa, &format!("{at}.{key}"), version, errors);
+        }
+    }
+}
+
+/// `validateNodeAffinity`.
+fn node_affinity(na: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    const REQUIRED: &str = "requiredDuringSchedulingIgnoredDuringExecution";
+    const PREFERRED: &str = "preferredDuringSchedulingIgnoredDuringExecution";
+    if let Some(selector) = present(na, REQUIRED) {
+        let at = format!("{path}.{REQUIRED}.nodeSelectorTerms");
+        let terms = items(selector.get("nodeSelectorTerms"));
+        if terms.is_empty() {
+            errors.push(FieldError::required(
+                at,
+                "must have at least one node selector term",
+            ));
+        } else {
+            let values = NODE_AFFINITY_VALUES.contains(version);
+            for (i, term) in terms.iter().enumerate() {
+                node_selector_term(term, &format!("{at}[{i}]"), values, version, errors);
+            }
+        }
+    }
+    for (i, term) in items(na.get(PREFERRED)).iter().enumerate() {
+        let at = format!("{path}.{PREFERRED}[{i}]");
+        weight(term, &at, errors);
+        // Preferred terms keep invalid label values: they may still match on one node.
+        static NULL: Value = Value::Null;
+        let preference = present(term, "preference").unwrap_or(&NULL);
+        node_selector_term(
+            preference,
+            &format!("{at}.preference"),
+            false,
+            version,
+            errors,
+        );
+    }
+}
+
+/// A term's `weight` in 1–100.
+fn weight(term: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let w = term.get("weight").and_then(Value::as_i64).unwrap_or(0);
+    if !(1..=100).contains(&w) {
+        errors.push(FieldError::invalid(
+            format!("{path}.weight"),
+            BadValue::Value(Value::Int(w)),
+            "must be in the range 1-100",
+        ));
+    }
+}
+
+/// `ValidateNodeSelectorTerm`: each expression, then each field expression.
+fn node_selector_term(
+    term: &Value,
+    path: &str,
+    check_values: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    for (j, req) in items(term.get("matchExpressions")).iter().enumerate() {
+        let at = format!("{path}.matchExpressions[{j}]");
+        let values = items(req.get("values"));
+        match text(req, "operator") {
+            "In" | "NotIn" if values.is_empty() => errors.push(FieldError::required(
+                format!("{at}.values"),
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            )),
+            "Exists" | "DoesNotExist" if !values.is_empty() => errors.push(FieldError::forbidden(
+                format!("{at}.values"),
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            )),
+            "Gt" | "Lt" if values.len() != 1 => errors.push(FieldError::required(
+                format!("{at}.values"),
+                "must be specified single value when `operator` is 'Lt' or 'Gt'",
+            )),
+            "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
+            other => errors.push(FieldError::invalid(
+                format!("{at}.operator"),
+                FieldError::string_value(other),
+                "not a valid selector operator",
+            )),
+        }
+        label_name(text(req, "key"), &format!("{at}.key"), version, errors);
+        if check_values {
+            for (k, v) in values.iter().enumerate() {
+                let v = v.as_str().unwrap_or("");
+                for msg in formats::label_value(v, version) {
+                    errors.push(FieldError::invalid(
+                        format!("{at}.values[{k}]"),
+                        FieldError::string_value(v),
+                        msg,
+                    ));
+                }
+            }
+        }
+    }
+    for (j, req) in items(term.get("matchFields")).iter().enumerate() {
+        let at = format!("{path}.matchFields[{j}]");
+        let values = items(req.get("values"));
+        match text(req, "operator") {
+            "In" | "NotIn" => {
+                if values.len() != 1 {
+                    errors.push(FieldError::required(
+                        format!("{at}.values"),
+                        "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                    ));
+                }
+            }
+            other => errors.push(FieldError::invalid(
+                format!("{at}.operator"),
+                FieldError::string_value(other),
+                "not a valid selector operator",
+            )),
+        }
+        let key = text(req, "key");
+        if key != "metadata.name" {
+            errors.push(FieldError::invalid(
+                format!("{at}.key"),
+                FieldError::string_value(key),
+                "not a valid field selector key",
+            ));
+            continue;
+        }
+        // `ValidateNodeName`: a DNS subdomain.
+        for (k, v) in values.iter().enumerate() {
+            let v = v.as_str().unwrap_or("");
+            for msg in formats::dns1123_subdomain(v) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.values[{k}]"),
+                    FieldError::string_value(v),
+                    msg,
+                ));
+            }
+        }
+    }
+}
+
+/// `ValidateLabelName`: a qualified name.
+pub fn label_name(key: &str, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for msg in formats::label_key(key, version) {
+        errors.push(FieldError::invalid(
+            path,
+            FieldError::string_value(key),
+            msg,
+        ));
+    }
+}
+
+/// `validatePodAffinity` / `validatePodAntiAffinity`: required terms, then weighted ones.
+fn pod_affinity(pa: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    const REQUIRED: &str = "requiredDuringSchedulingIgnoredDuringExecution";
+    const PREFERRED: &str = "preferredDuringSchedulingIgnoredDuringExecution";
+    for (i, term) in items(pa.get(REQUIRED)).iter().enumerate() {
+        pod_affinity_term(term, &format!("{path}.{REQUIRED}[{i}]"), version, errors);
+    }
+    for (i, weighted) in items(pa.get(PREFERRED)).iter().enumerate() {
+        let at = format!("{path}.{PREFERRED}[{i}]");
+        weight(weighted, &at, errors);
+        static NULL: Value = Value::Null;
+        let term = present(weighted, "podAffinityTerm").unwrap_or(&NULL);
+        pod_affinity_term(term, &format!("{at}.podAffinityTerm"), version, errors);
+    }
+}
+
+/// `validatePodAffinityTerm`: the selectors, the namespaces, the label keys, the topology key.
+fn pod_affinity_term(term: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    for key in ["labelSelector", "namespaceSelector"] {
+        if let Some(s) = present(term, key) {
+            selector::validate(s, &format!("{path}.{key}"), version, errors);
+        }
+    }
+    for ns in items(term.get("namespaces")) {
+        let ns = ns.as_str().unwrap_or("");
+        // `ValidateNamespaceName`, reported at the singular `namespace` as the server does.
+        for msg in formats::dns1123_label(ns) {
+            errors.push(FieldError::invalid(
+                format!("{path}.namespace"),
+                FieldError::string_value(ns),
+                msg,
+            ));
+        }
+    }
+    if MATCH_LABEL_KEYS.contains(version) {
+        match_label_keys(term, path, version, errors);
+    }
+    let topology_key = text(term, "topologyKey");
+    if topology_key.is_empty() {
+        errors.push(FieldError::required(
+            format!("{path}.topologyKey"),
+            "can not be empty",
+        ));
+    }
+    label_name(
+        topology_key,
+        &format!("{path}.topologyKey"),
+        version,
+        errors,
+    );
+}
+
+/// `validateMatchLabelKeysAndMismatchLabelKeys` of a pod affinity term. Templates reach
+/// validation as written; a Pod's strategy first adds an expression per `matchLabelKeys` key
+/// to its `labelSelector` (not modelled).
+fn match_label_keys(term: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let selector = present(term, "labelSelector");
+    let strings = |key: &str| -> Vec<&str> {
+        items(term.get(key))
+            .iter()
+            .map(|k| k.as_str().unwrap_or(""))
+            .collect()
+    };
+    let (matching, mismatching) = (strings("matchLabelKeys"), strings("mismatchLabelKeys"));
+    for (key, keys) in [
+        ("matchLabelKeys", &matching),
+        ("mismatchLabelKeys", &mismatching),
+    ] {
+        if keys.is_empty() {
+            continue;
+        }
+        let at = format!("{path}.{key}");
+        if selector.is_none() {
+            errors.push(FieldError::forbidden(
+                at,
+                "must not be specified when labelSelector is not set",
+            ));
+            continue;
+        }
+        for (i, k) in keys.iter().enumerate() {
+            label_name(k, &format!("{at}[{i}]"), version, errors);
+        }
+    }
+    if let Some(s) = selector {
+        // An expression whose key a `matchLabelKeys` entry names and an earlier part of the
+        // selector already constrains; the server reports it at the term's index path.
+        let mut seen: HashSet<&str> = s
+            .get("matchLabels")
+            .and_then(Value::as_map)
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for expr in items(s.get("matchExpressions")) {
+            let key = text(expr, "key");
+            if let Some(i) = matching.iter().rposition(|k| *k == key) {
+                if seen.contains(key) {
+                    errors.push(FieldError::invalid(
+                        format!("{path}[{i}]"),
+                        FieldError::string_value(key),
+                        "exists in both matchLabelKeys and labelSelector",
+                    ));
+                }
+            }
+            seen.insert(key);
+        }
+    }
+    let mismatch: HashSet<&str> = mismatching.iter().copied().collect();
+    for (i, k) in matching.iter().enumerate() {
+        if mismatch.contains(k) {
+            errors.push(FieldError::invalid(
+                format!("{path}.matchLabelKeys[{i}]"),
+                FieldError::string_value(k),
+                "exists in both matchLabelKeys and mismatchLabelKeys",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "affinity_tests.rs"]
+mod tests;

@@ -1,0 +1,204 @@
+//! Pod topology spread constraints, as k8s.io/kubernetes pkg/apis/core/validation
+//! `validateTopologySpreadConstraints` checks them: skew, topology key, the unsatisfiable
+//! action, repeated pairs, `minDomains`, node inclusion policies, label keys, the selector.
+
+use super::super::{BadValue, FieldError};
+use super::affinity::label_name;
+use super::fields::{items, present, text};
+use super::selector;
+use crate::kube::{KubeVersion, VersionRange};
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// `supportedScheduleActions`, sorted.
+const ACTIONS: &[&str] = &["DoNotSchedule", "ScheduleAnyway"];
+/// `supportedPodTopologySpreadNodePolicies`, sorted.
+const NODE_POLICIES: &[&str] = &["Honor", "Ignore"];
+
+/// Before MatchLabelKeysInPodTopologySpreadSelectorMerge (beta, on by default from 1.34), a
+/// `matchLabelKeys` key may not appear in the selector at all
+/// (`validateMatchLabelKeysInTopologySpread`). From 1.34 the server merges the keys into a
+/// Pod's selector and checks them differently; kssa then checks only their format.
+const LEGACY_MATCH_LABEL_KEYS: VersionRange = VersionRange::until(33);
+
+/// `validateTopologySpreadConstraints` of the pod spec at `path`.
+pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let list = items(spec.get("topologySpreadConstraints"));
+    for (i, c) in list.iter().enumerate() {
+        let at = format!("{path}.topologySpreadConstraints[{i}]");
+        let max_skew = c.get("maxSkew").and_then(Value::as_i64).unwrap_or(0);
+        if max_skew <= 0 {
+            errors.push(FieldError::invalid(
+                format!("{at}.maxSkew"),
+                BadValue::Value(Value::Int(max_skew)),
+                "must be greater than zero",
+            ));
+        }
+        let key = text(c, "topologyKey");
+        if key.is_empty() {
+            errors.push(FieldError::required(
+                format!("{at}.topologyKey"),
+                "can not be empty",
+            ));
+        }
+        let action = text(c, "whenUnsatisfiable");
+        if !ACTIONS.contains(&action) {
+            errors.push(FieldError::not_supported(
+                format!("{at}.whenUnsatisfiable"),
+                FieldError::string_value(action),
+                ACTIONS,
+            ));
+        }
+        // `ValidateSpreadConstraintNotRepeat`: against the constraints after this one.
+        let repeated = list[i + 1..]
+            .iter()
+            .any(|o| text(o, "topologyKey") == key && text(o, "whenUnsatisfiable") == action);
+        if repeated {
+            errors.push(FieldError::duplicate(
+                format!("{at}.{{topologyKey, whenUnsatisfiable}}"),
+                FieldError::string_value(&format!("{{{key}, {action}}}")),
+            ));
+        }
+        if let Some(min) = present(c, "minDomains") {
+            let min = min.as_i64().unwrap_or(0);
+            let field = format!("{at}.minDomains");
+            if min <= 0 {
+                errors.push(FieldError::invalid(
+                    &field,
+                    BadValue::Value(Value::Int(min)),
+                    "must be greater than zero",
+                ));
+            }
+            if action != "DoNotSchedule" {
+                errors.push(FieldError::invalid(
+                    &field,
+                    BadValue::Value(Value::Int(min)),
+                    format!(
+                        "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"
+                    ),
+                ));
+            }
+        }
+        for policy in ["nodeAffinityPolicy", "nodeTaintsPolicy"] {
+            if let Some(p) = present(c, policy) {
+                let p = p.as_str().unwrap_or("");
+                if !NODE_POLICIES.contains(&p) {
+                    errors.push(FieldError::not_supported(
+                        format!("{at}.{policy}"),
+                        FieldError::string_value(p),
+                        NODE_POLICIES,
+                    ));
+                }
+            }
+        }
+        match_label_keys(c, &format!("{at}.matchLabelKeys"), version, errors);
+        if let Some(s) = present(c, "labelSelector") {
+            selector::validate(s, &format!("{at}.labelSelector"), version, errors);
+        }
+    }
+}
+
+/// `matchLabelKeys`: label names, only with a selector, (until 1.33) none the selector uses.
+fn match_label_keys(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let keys = items(c.get("matchLabelKeys"));
+    if keys.is_empty() {
+        return;
+    }
+    let selector = present(c, "labelSelector");
+    let mut used: HashSet<&str> = HashSet::new();
+    match selector {
+        Some(s) => {
+            if let Some(m) = s.get("matchLabels").and_then(Value::as_map) {
+                used.extend(m.keys().map(String::as_str));
+            }
+            used.extend(
+                items(s.get("matchExpressions"))
+                    .iter()
+                    .map(|e| text(e, "key")),
+            );
+        }
+        None => errors.push(FieldError::forbidden(
+            path,
+            "must not be specified when labelSelector is not set",
+        )),
+    }
+    let legacy = LEGACY_MATCH_LABEL_KEYS.contains(version);
+    if !legacy && selector.is_none() {
+        return;
+    }
+    for (i, key) in keys.iter().enumerate() {
+        let key = key.as_str().unwrap_or("");
+        let at = format!("{path}[{i}]");
+        label_name(key, &at, version, errors);
+        if legacy && used.contains(key) {
+            errors.push(FieldError::invalid(
+                at,
+                FieldError::string_value(key),
+                "exists in both matchLabelKeys and labelSelector",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::from_json_str;
+
+    fn messages(spec: &str, minor: u8) -> Vec<String> {
+        let spec = from_json_str(spec).unwrap();
+        let v = KubeVersion::new(minor).unwrap();
+        let mut errors = Vec::new();
+        constraints(&spec, "spec", v, &mut errors);
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn skew_key_action_and_repeats() {
+        let spec = r#"{"topologySpreadConstraints":[
+            {"maxSkew":0,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"},
+            {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"},
+            {"maxSkew":1,"topologyKey":"","whenUnsatisfiable":"Never"}]}"#;
+        assert_eq!(
+            messages(spec, 37),
+            [
+                "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+                "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: \"{zone, DoNotSchedule}\"",
+                "spec.topologySpreadConstraints[2].topologyKey: Required value: can not be empty",
+                "spec.topologySpreadConstraints[2].whenUnsatisfiable: Unsupported value: \"Never\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn min_domains_and_policies() {
+        let spec = r#"{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone",
+            "whenUnsatisfiable":"ScheduleAnyway","minDomains":0,"nodeTaintsPolicy":"Always"}]}"#;
+        assert_eq!(
+            messages(spec, 37),
+            [
+                "spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero",
+                "spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
+                "spec.topologySpreadConstraints[0].nodeTaintsPolicy: Unsupported value: \"Always\": supported values: \"Honor\", \"Ignore\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn match_label_keys_in_the_selector_are_refused_until_1_33() {
+        let spec = r#"{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone",
+            "whenUnsatisfiable":"DoNotSchedule","matchLabelKeys":["app"],
+            "labelSelector":{"matchLabels":{"app":"web"}}}]}"#;
+        assert_eq!(
+            messages(spec, 33),
+            ["spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector"]
+        );
+        assert!(messages(spec, 34).is_empty());
+        let no_selector = r#"{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone",
+            "whenUnsatisfiable":"DoNotSchedule","matchLabelKeys":["pod-template-hash"]}]}"#;
+        assert_eq!(
+            messages(no_selector, 37),
+            ["spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"]
+        );
+    }
+}
