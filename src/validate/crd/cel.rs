@@ -3,39 +3,18 @@
 //! at each node of the schema with `self` (and `oldSelf` on update, for transition rules), the
 //! failure worded from `message`, `messageExpression`, `reason` and `fieldPath`.
 //!
-//! The interpreter is the `cel` crate with the Kubernetes libraries of `kube-cel`; a rule it
-//! cannot evaluate (a function or macro it lacks) is skipped with a notice, never refused.
+//! The interpreter is the `cel` crate with the Kubernetes libraries of `kube-cel` and kssa's own
+//! (`cel_support.rs`); a rule it cannot evaluate (a function it lacks, a failure of its own) is
+//! skipped with a notice, never refused.
 
+use super::cel_support::{data_error_text, Program};
 use super::cel_values::{escape, to_cel};
 use super::schema::{Rule, SchemaNode};
 use super::structural::{correlated_item, pruned_null, unchanged};
 use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::value::Value;
-use kube_cel::cel::{self, Context, ExecutionError, Program};
-use kube_cel::KubeCelExt;
+use kube_cel::cel::{self, Context, ExecutionError};
 use std::sync::Arc;
-
-/// Functions of the Kubernetes CEL environment the interpreter lacks (kssa builds `kube-cel`
-/// without its URL library; `cel.bind`, `sortBy` and the two-variable comprehensions are not in
-/// the `cel` crate).
-const UNSUPPORTED_FUNCTIONS: &[&str] = &[
-    "url",
-    "isURL",
-    "getScheme",
-    "getHost",
-    "getHostname",
-    "getPort",
-    "getEscapedPath",
-    "getQuery",
-    "bind",
-    "sortBy",
-    "transformList",
-    "transformMap",
-    "transformMapEntry",
-    "optMap",
-    "optFlatMap",
-    "dyn",
-];
 
 /// The longest message a `messageExpression` may produce (`MaxEvaluatedMessageExpressionSizeBytes`).
 const MAX_MESSAGE_BYTES: usize = 5 * 1024;
@@ -62,14 +41,7 @@ fn compile(rule: &Rule) -> CompiledRule {
             ))
         }
     };
-    let references = program.references();
-    if let Some(f) = UNSUPPORTED_FUNCTIONS
-        .iter()
-        .find(|f| references.has_function(f))
-    {
-        return CompiledRule::Unsupported(format!("uses {f}(), which kssa cannot evaluate"));
-    }
-    let uses_old_self = references.has_variable("oldSelf");
+    let uses_old_self = program.references().has_variable("oldSelf");
     let message = rule
         .message_expression
         .as_deref()
@@ -105,8 +77,7 @@ pub struct RuleOutcome {
 
 /// Evaluates every rule of the schema over `object` (`old`: the live object on an update).
 pub fn evaluate_rules(root: &SchemaNode, object: &Value, old: Option<&Value>) -> RuleOutcome {
-    let mut base = Context::default();
-    base.register_all();
+    let base = super::cel_support::context();
     let mut walker = Walker {
         base,
         outcome: RuleOutcome::default(),
@@ -355,7 +326,7 @@ fn runtime_error(e: &ExecutionError) -> Option<String> {
         ExecutionError::DivisionByZero(_) => Some("division by zero".to_string()),
         ExecutionError::RemainderByZero(_) => Some("modulus by zero".to_string()),
         ExecutionError::Overflow(..) => Some("integer overflow".to_string()),
-        _ => None,
+        other => data_error_text(other),
     }
 }
 

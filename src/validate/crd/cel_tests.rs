@@ -152,7 +152,7 @@ properties:
 }
 
 #[test]
-fn unsupported_functions_are_skipped() {
+fn unknown_functions_are_skipped() {
     let s = schema(
         r#"type: object
 properties:
@@ -162,17 +162,65 @@ properties:
       endpoint:
         type: string
         x-kubernetes-validations:
-        - rule: isURL(self)
+        - rule: self.noSuchFunction()
 "#,
     );
-    let (errors, outcome) = run(&s, "spec: {endpoint: 'not a url'}", None);
+    let (errors, outcome) = run(&s, "spec: {endpoint: 'x'}", None);
     assert!(errors.is_empty());
     assert_eq!(outcome.skipped.len(), 1);
     assert_eq!(outcome.skipped[0].field, "spec.endpoint");
     assert!(
-        outcome.skipped[0].reason.contains("isURL"),
+        outcome.skipped[0].reason.contains("noSuchFunction"),
         "{:?}",
         outcome.skipped
+    );
+}
+
+#[test]
+fn urls_binds_and_two_variable_comprehensions() {
+    let s = schema(
+        r#"type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+    - rule: "self.ports.all(name, port, port > 1024)"
+      messageExpression: "'ports below 1025: ' + self.ports.transformList(n, p, p <= 1024, n).join(', ')"
+    - rule: "cel.bind(u, url(self.endpoint), u.getScheme() == 'https' && u.getHost() != '')"
+      message: endpoint must be an https URL
+    properties:
+      endpoint: {type: string}
+      ports: {type: object, additionalProperties: {type: integer}}
+"#,
+    );
+    let (errors, outcome) = run(
+        &s,
+        "spec: {endpoint: 'https://example.com/x', ports: {http: 8080, admin: 9000}}",
+        None,
+    );
+    assert!(
+        errors.is_empty() && outcome.skipped.is_empty(),
+        "{errors:?} {:?}",
+        outcome.skipped
+    );
+    let (errors, _) = run(
+        &s,
+        "spec: {endpoint: 'http://x', ports: {http: 80, b: 22}}",
+        None,
+    );
+    assert_eq!(
+        errors,
+        [
+            r#"spec: Invalid value "object": ports below 1025: b, http"#,
+            r#"spec: Invalid value "object": endpoint must be an https URL"#,
+        ]
+    );
+    let (errors, _) = run(&s, "spec: {endpoint: 'example.com', ports: {}}", None);
+    assert_eq!(
+        errors,
+        [
+            r#"spec: Invalid value "object": URL parse error during conversion from string: parse "example.com": invalid URI for request evaluating rule: endpoint must be an https URL"#
+        ]
     );
 }
 
@@ -249,7 +297,27 @@ properties:
     );
     let (errors, outcome) = run(&s, "spec: {n: 1, s: abc, m: {a: b}, l: [1, 2, 3]}", None);
     assert!(errors.is_empty(), "{errors:?}");
-    // Optional field selection does not parse in the interpreter: skipped, not refused.
-    assert_eq!(outcome.skipped.len(), 1);
-    assert!(outcome.skipped[0].reason.starts_with("does not parse"));
+    assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+}
+
+#[test]
+fn errors_inside_conversions_keep_their_text() {
+    let s = schema(
+        r#"type: object
+properties:
+  endpoint:
+    type: string
+    x-kubernetes-validations:
+    - rule: "url(self).getPort() == '' || int(url(self).getPort()) < 65536"
+      message: port out of range
+"#,
+    );
+    let (errors, outcome) = run(&s, "{endpoint: 'x/api'}", None);
+    assert!(outcome.skipped.is_empty(), "{:?}", outcome.skipped);
+    assert_eq!(
+        errors,
+        [
+            r#"endpoint: Invalid value "string": URL parse error during conversion from string: parse "x/api": invalid URI for request evaluating rule: port out of range"#
+        ]
+    );
 }

@@ -9,11 +9,15 @@
 //! [`super::builtin`] like every kind's.
 
 mod cel;
+mod cel_macros;
+mod cel_support;
+mod cel_url;
 mod cel_values;
 mod duration;
 mod embedded;
 mod formats;
 mod go_net;
+mod go_url;
 mod listtype;
 pub mod schema;
 mod structural;
