@@ -302,7 +302,7 @@ fn notice_after_decoding(
         (Outcome::Applied { object, .. }, false, ChangeKind::Created | ChangeKind::Changed) => {
             let filled = kssa::defaults::server_filled(&m.value, r.live, object);
             (!filled.is_empty() && args.output == DiffOutput::Unified)
-                .then(|| format!("# server-filled: {}: {}\n", s.name, filled.join(" ")))
+                .then(|| ["# server-filled: ", &s.name, ": ", &filled.join(" "), "\n"].concat())
         }
         _ => None,
     }

@@ -165,7 +165,9 @@ fn filled(
                 if a.is_none() && l.is_none() {
                     continue;
                 }
-                path.push_str(&format!("[{i}]"));
+                path.push('[');
+                path.push_str(itoa::Buffer::new().format(i));
+                path.push(']');
                 filled(a.unwrap_or(&Value::Null), l, v, path, out);
                 path.truncate(len);
             }

@@ -143,6 +143,11 @@ impl Quantity {
         Some(sum)
     }
 
+    /// Whether the value is below zero (`Quantity.Sign() < 0`).
+    pub fn is_negative(&self) -> bool {
+        self.mantissa < 0
+    }
+
     /// Compares the values (`Quantity.Cmp`); `None` when they cannot be aligned.
     pub fn compare(&self, other: &Quantity) -> Option<Ordering> {
         let (a, b, _) = self.aligned(other)?;
@@ -163,20 +168,32 @@ impl Quantity {
                 value /= 1024;
                 k += 1;
             }
-            return Some(format!("{value}{}", BINARY[k]));
+            return Some(number_text(value, BINARY[k]));
         }
         // Decimal: the exponent goes down to a multiple of three.
         let e3 = self.exponent.div_euclid(3) * 3;
         let e3 = e3.min(18);
         let shift = u32::try_from(self.exponent - e3).ok()?;
         let number = self.mantissa.checked_mul(10i128.checked_pow(shift)?)?;
+        let mut exponent = itoa::Buffer::new();
         let suffix = match self.format {
-            Format::DecimalExponent if e3 == 0 => String::new(),
-            Format::DecimalExponent => format!("e{e3}"),
-            _ => DECIMAL.iter().find(|(_, e)| *e == e3)?.0.to_string(),
+            Format::DecimalExponent if e3 == 0 => "",
+            Format::DecimalExponent => exponent.format(e3),
+            _ => DECIMAL.iter().find(|(_, e)| *e == e3)?.0,
         };
-        Some(format!("{number}{suffix}"))
+        let e = if self.format == Format::DecimalExponent && e3 != 0 {
+            "e"
+        } else {
+            ""
+        };
+        Some(number_text(number, &[e, suffix].concat()))
     }
+}
+
+/// `number` then `suffix`, without the formatting machinery (quantities are printed for every
+/// container of every object).
+fn number_text(number: i128, suffix: &str) -> String {
+    [itoa::Buffer::new().format(number), suffix].concat()
 }
 
 /// The canonical text of a quantity written as `text`, or `None` when it does not parse.

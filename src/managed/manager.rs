@@ -43,12 +43,18 @@ impl ManagerId {
                 if out.len() > 1 {
                     out.push(',');
                 }
-                out.push_str(&format!("\"{name}\":"));
+                out.push('"');
+                out.push_str(name);
+                out.push_str("\":");
                 write_json(out, &Value::from(value));
             }
         };
         field(&mut out, "manager", &self.manager);
-        field(&mut out, "operation", &self.operation.to_string());
+        let operation = match self.operation {
+            Operation::Apply => "Apply",
+            Operation::Update => "Update",
+        };
+        field(&mut out, "operation", operation);
         field(&mut out, "apiVersion", &self.api_version);
         field(&mut out, "subresource", &self.subresource);
         out.push('}');

@@ -11,12 +11,11 @@ pub fn object_file_name(
     namespace: &str,
     name: &str,
 ) -> String {
-    let group = if group.is_empty() {
-        String::new()
-    } else {
-        format!("{group}.")
-    };
-    format!("{group}{version}.{kind}.{namespace}.{name}")
+    let group_dot = if group.is_empty() { "" } else { "." };
+    [
+        group, group_dot, version, ".", kind, ".", namespace, ".", name,
+    ]
+    .concat()
 }
 
 /// A unified diff (3 lines of context) from `old` to `new`, with a `diff -u -N` header naming
@@ -33,18 +32,20 @@ pub fn write_unified_diff(out: &mut String, name: &str, old: &str, new: &str, st
     if old == new {
         return;
     }
-    let (a, b) = (format!("LIVE/{name}"), format!("MERGED/{name}"));
-    paint_line(out, &format!("diff -u -N {a} {b}"), style);
+    // Plain concatenation: a stream of creates writes these headers for every object.
+    let (a, b) = (["LIVE/", name].concat(), ["MERGED/", name].concat());
+    paint_line(out, &["diff -u -N ", &a, " ", &b].concat(), style);
     if old.is_empty() && new.ends_with('\n') {
-        paint_line(out, &format!("--- {a}"), style);
-        paint_line(out, &format!("+++ {b}"), style);
-        let lines = new.bytes().filter(|&c| c == b'\n').count();
+        paint_line(out, &["--- ", &a].concat(), style);
+        paint_line(out, &["+++ ", &b].concat(), style);
+        let lines = memchr::memchr_iter(b'\n', new.as_bytes()).count();
+        let mut count = itoa::Buffer::new();
         let range = if lines == 1 {
             "1".to_string()
         } else {
-            format!("1,{lines}")
+            ["1,", count.format(lines)].concat()
         };
-        paint_line(out, &format!("@@ -0,0 +{range} @@"), style);
+        paint_line(out, &["@@ -0,0 +", &range, " @@"].concat(), style);
         out.reserve(new.len() + lines * if style.color { 10 } else { 1 });
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', new.as_bytes()) {

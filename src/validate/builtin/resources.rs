@@ -101,6 +101,10 @@ fn container_resource_name(
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
+    // The names nearly every container uses pass every check.
+    if CONTAINER.contains(&name) {
+        return;
+    }
     resource_name(name, at, version, errors);
     let detail = if !name.contains('/') {
         if CONTAINER.contains(&name) || is_hugepages(name) {
@@ -119,10 +123,10 @@ fn container_resource_name(
     ));
 }
 
-/// A parsed quantity with its canonical text (`Quantity.String()`).
+/// A parsed quantity and its text.
 struct Amount {
     quantity: Option<Quantity>,
-    shown: String,
+    text: String,
 }
 
 impl Amount {
@@ -130,8 +134,13 @@ impl Amount {
         let text = quantity_text(v)?;
         Some(Amount {
             quantity: Quantity::parse(&text),
-            shown: canonicalize(&text).unwrap_or(text),
+            text,
         })
+    }
+
+    /// The canonical text (`Quantity.String()`), which only an error shows.
+    fn shown(&self) -> String {
+        canonicalize(&self.text).unwrap_or_else(|| self.text.clone())
     }
 
     fn compare(&self, other: &Amount) -> Option<Ordering> {
@@ -161,11 +170,10 @@ fn quantity_value(
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
-    let zero = Quantity::parse("0").expect("0 is a quantity");
-    if amount.quantity.and_then(|q| q.compare(&zero)) == Some(Ordering::Less) {
+    if amount.quantity.is_some_and(|q| q.is_negative()) {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(&amount.shown),
+            FieldError::string_value(&amount.shown()),
             "must be greater than or equal to 0",
         ));
     }
@@ -173,7 +181,7 @@ fn quantity_value(
     if integer_resource && !amount.is_integer() {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(&amount.shown),
+            FieldError::string_value(&amount.shown()),
             "must be an integer",
         ));
     }
@@ -217,11 +225,11 @@ pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
             Some((_, limit)) => {
                 let cmp = amount.compare(limit);
                 let detail = if cmp.is_some_and(Ordering::is_ne) && !overcommit_allowed(name) {
-                    format!("must be equal to {name} limit of {}", limit.shown)
+                    format!("must be equal to {name} limit of {}", limit.shown())
                 } else if cmp == Some(Ordering::Greater) {
                     format!(
                         "must be less than or equal to {name} limit of {}",
-                        limit.shown
+                        limit.shown()
                     )
                 } else {
                     String::new()
@@ -229,7 +237,7 @@ pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
                 if !detail.is_empty() {
                     errors.push(FieldError::invalid(
                         &requests_at,
-                        FieldError::string_value(&amount.shown),
+                        FieldError::string_value(&amount.shown()),
                         detail,
                     ));
                 }
