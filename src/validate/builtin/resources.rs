@@ -8,7 +8,7 @@
 
 use super::super::formats;
 use super::super::FieldError;
-use super::volume_source::quantity_text;
+use super::fields::quantity_text;
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::KubeVersion;
 use crate::value::Value;
