@@ -124,26 +124,24 @@ fn ephemeral_claims_need_an_access_mode_and_storage() {
 
 #[test]
 fn an_ephemeral_claim_s_data_sources_must_agree_and_are_not_normalized() {
-    let spec = r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},
-        "dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
-        "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"b"}}"#;
+    let refused_with = |sources: &str| {
+        let spec = format!(
+            r#"{{"accessModes":["ReadWriteOnce"],"resources":{{"requests":{{"storage":"1Gi"}}}},{sources}}}"#
+        );
+        let volumes =
+            format!(r#"[{{"name":"v","ephemeral":{{"volumeClaimTemplate":{{"spec":{spec}}}}}}}]"#);
+        refused(&volumes, "", 37)
+    };
     assert_eq!(
-        refused(
-            &format!(r#"[{{"name":"v","ephemeral":{{"volumeClaimTemplate":{{"spec":{spec}}}}}}}]"#),
-            "",
-            37
+        refused_with(
+            r#""dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
+            "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"b"}"#
         ),
         "spec.volumes[0].ephemeral.volumeClaimTemplate.spec: Invalid value: {}: must match dataSourceRef"
     );
     // A reference given alone is not copied to the other (only a claim's create does that).
-    let alone = r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},
-        "dataSource":{"kind":"VolumeSnapshot","name":"snap"}}"#;
     assert_eq!(
-        refused(
-            &format!(r#"[{{"name":"v","ephemeral":{{"volumeClaimTemplate":{{"spec":{alone}}}}}}}]"#),
-            "",
-            37
-        ),
+        refused_with(r#""dataSource":{"kind":"VolumeSnapshot","name":"snap"}"#),
         "spec.volumes[0].ephemeral.volumeClaimTemplate.spec.dataSource: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"
     );
 }
