@@ -1,15 +1,13 @@
 //! The affinity rules on small pod specs: node selector terms, weights, pod affinity terms
 //! and their label keys.
 
-use super::*;
-use crate::value::from_json_str;
+use super::super::tests::messages_of;
 
 fn messages(affinity: &str, minor: u8) -> Vec<String> {
-    let spec = from_json_str(&format!(r#"{{"affinity":{affinity}}}"#)).unwrap();
-    let v = KubeVersion::new(minor).unwrap();
-    let mut errors = Vec::new();
-    super::affinity(&spec, "spec", v, &mut errors);
-    errors.iter().map(|e| e.message(v)).collect()
+    let spec = format!(r#"{{"affinity":{affinity}}}"#);
+    messages_of(&spec, minor, |spec, v, errors| {
+        super::affinity(spec, "spec", v, errors)
+    })
 }
 
 #[test]

@@ -163,16 +163,14 @@ pub fn host_aliases(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
-    use crate::value::from_json_str;
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
-        let spec = from_json_str(spec).unwrap();
-        let v = KubeVersion::new(minor).unwrap();
-        let mut errors = Vec::new();
-        config(&spec, "spec", v, &mut errors);
-        host_aliases(&spec, "spec", &mut errors);
-        errors.iter().map(|e| e.message(v)).collect()
+        messages_of(spec, minor, |spec, v, errors| {
+            config(spec, "spec", v, errors);
+            host_aliases(spec, "spec", errors);
+        })
     }
 
     #[test]

@@ -18,6 +18,16 @@ pub(super) fn present<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     v.get(key).filter(|x| !x.is_null())
 }
 
+/// A quantity's text as the object holds it (numbers included).
+pub(super) fn quantity_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Int(n) => Some(n.to_string()),
+        Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
 /// The object's `spec`, `null` when absent.
 pub(super) fn spec(object: &Value) -> &Value {
     static NULL: Value = Value::Null;

@@ -247,15 +247,13 @@ pub fn port_num_or_name(port: Option<&Value>, path: &str, errors: &mut Vec<Field
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
-    use crate::value::from_json_str;
 
     fn messages(c: &str) -> Vec<String> {
-        let c = from_json_str(c).unwrap();
-        let mut errors = Vec::new();
-        container(&c, "spec.containers[0]", &mut errors);
-        let v = KubeVersion::new(37).unwrap();
-        errors.iter().map(|e| e.message(v)).collect()
+        messages_of(c, 37, |c, _, errors| {
+            container(c, "spec.containers[0]", errors)
+        })
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use super::super::{BadValue, FieldError};
 use super::env::{field_ref, HUGEPAGES_PREFIXES, RESOURCE_FIELD_PATHS};
-use super::fields::{items, present, text};
-use super::volume_source::{file_mode, key_to_path, local_non_reserved, quantity_text};
+use super::fields::{items, present, quantity_text, text};
+use super::volume_source::{file_mode, key_to_path, local_non_reserved};
 use crate::defaults::quantity::canonicalize;
 use crate::kube::KubeVersion;
 use crate::value::Value;

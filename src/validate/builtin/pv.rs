@@ -4,8 +4,8 @@
 //! sources' own fields are not checked.
 
 use super::super::{BadValue, FieldError, Write};
-use super::fields::{present, text};
-use super::pvc_spec::{access_modes, positive_quantity, quantity_text, VOLUME_MODES};
+use super::fields::{present, quantity_text, text};
+use super::pvc_spec::{access_modes, positive_quantity, VOLUME_MODES};
 use crate::defaults::quantity::{Format, Quantity};
 use crate::kube::VersionRange;
 use crate::value::{Map, Value};

@@ -5,10 +5,10 @@
 
 use super::super::goprint::go_quote;
 use super::super::{formats, BadValue, FieldError, Write};
-use super::fields::{items, present, text};
+use super::fields::{items, present, quantity_text, text};
 use super::selector;
 use crate::defaults::quantity::{canonicalize, Quantity};
-use crate::kube::VersionRange;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::{Map, Value};
 use std::cmp::Ordering;
 
@@ -57,16 +57,6 @@ pub fn access_modes(spec: &Value, path: &str, required: &str, errors: &mut Vec<F
     }
 }
 
-/// A quantity's text as the object holds it (numbers included).
-pub fn quantity_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Int(n) => Some(n.to_string()),
-        Value::Float(f) => Some(f.to_string()),
-        _ => None,
-    }
-}
-
 /// `ValidatePositiveQuantityValue`: the quantity (printed canonical, as `Quantity.String`) must
 /// be above zero. Returns whether it was.
 pub fn positive_quantity(text: &str, path: &str, errors: &mut Vec<FieldError>) -> bool {
@@ -97,11 +87,33 @@ fn class_name(value: &str, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidatePersistentVolumeClaimSpec` of the spec at `path`, with the options the strategy
-/// derives from the stored claim (`ValidationOptionsForPersistentVolumeClaim`).
+/// What `ValidatePersistentVolumeClaimSpec` is told besides the spec: the Kubernetes version,
+/// the stored spec whose content relaxes the rules (`ValidationOptionsForPersistentVolumeClaim`;
+/// `None` on a create and for a pod's claim template), and whether the strategy first filled
+/// each data source reference from the other (`NormalizeDataSources`: a claim's, not a pod's
+/// claim template, which is validated as written).
+pub struct SpecOptions<'a> {
+    pub version: KubeVersion,
+    pub old_spec: Option<&'a Value>,
+    pub normalize_sources: bool,
+}
+
+/// A PersistentVolumeClaim's spec at `path`, with the options the strategy derives from the
+/// stored claim.
 pub fn check(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
-    let old_spec = w.live.and_then(|old| old.get("spec"));
-    access_modes_and_selector(w, spec, old_spec, path, errors);
+    let opts = SpecOptions {
+        version: w.version(),
+        old_spec: w.live.and_then(|old| old.get("spec")),
+        normalize_sources: true,
+    };
+    validate_spec(spec, path, &opts, errors);
+}
+
+/// `ValidatePersistentVolumeClaimSpec` of the spec at `path`: a claim's, or the
+/// `volumeClaimTemplate.spec` of a pod's ephemeral volume.
+pub fn validate_spec(spec: &Value, path: &str, opts: &SpecOptions, errors: &mut Vec<FieldError>) {
+    let old_spec = opts.old_spec;
+    access_modes_and_selector(opts.version, spec, old_spec, path, errors);
     let storage_path = format!("{path}.resources[storage]");
     match spec
         .get_path(&["resources", "requests", "storage"])
@@ -129,8 +141,8 @@ pub fn check(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) 
             ));
         }
     }
-    data_sources(spec, old_spec, path, errors);
-    let attributes_on = VOLUME_ATTRIBUTES_CLASS.contains(w.version())
+    data_sources(spec, old_spec, opts.normalize_sources, path, errors);
+    let attributes_on = VOLUME_ATTRIBUTES_CLASS.contains(opts.version)
         || old_spec.is_some_and(|o| present(o, "volumeAttributesClassName").is_some());
     if attributes_on {
         if let Some(class) = present(spec, "volumeAttributesClassName").and_then(Value::as_str) {
@@ -142,7 +154,7 @@ pub fn check(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) 
 }
 
 fn access_modes_and_selector(
-    w: &Write,
+    version: KubeVersion,
     spec: &Value,
     old_spec: Option<&Value>,
     path: &str,
@@ -162,25 +174,38 @@ fn access_modes_and_selector(
             .and_then(|o| present(o, "selector"))
             .is_some_and(|old| {
                 let mut e = Vec::new();
-                selector::validate(old, "", w.version(), &mut e);
+                selector::validate(old, "", version, &mut e);
                 !e.is_empty()
             });
         if !old_invalid {
-            selector::validate(sel, &format!("{path}.selector"), w.version(), errors);
+            selector::validate(sel, &format!("{path}.selector"), version, errors);
         }
     }
     errors.extend(rest);
 }
 
 /// `validateDataSource` / `validateDataSourceRef`, then how the two must agree.
-fn data_sources(spec: &Value, old_spec: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
+fn data_sources(
+    spec: &Value,
+    old_spec: Option<&Value>,
+    normalize: bool,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
     // A stored claim with an API group in either reference keeps invalid groups allowed.
     let allow_invalid_group = old_spec.is_some_and(|o| {
         ["dataSource", "dataSourceRef"]
             .iter()
             .any(|k| present(o, k).and_then(|r| present(r, "apiGroup")).is_some())
     });
-    let (source, source_ref) = normalized_sources(spec);
+    let (source, source_ref) = if normalize {
+        normalized_sources(spec)
+    } else {
+        (
+            present(spec, "dataSource").cloned(),
+            present(spec, "dataSourceRef").cloned(),
+        )
+    };
     let (source, source_ref) = (source.as_ref(), source_ref.as_ref());
     for (reference, key) in [(source, "dataSource"), (source_ref, "dataSourceRef")] {
         let Some(r) = reference else { continue };

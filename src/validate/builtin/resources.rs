@@ -8,13 +8,14 @@
 
 use super::super::formats;
 use super::super::FieldError;
-use super::volume_source::quantity_text;
+use super::fields::quantity_text;
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 use std::cmp::Ordering;
 
-/// `standardResources` (without the hugepages prefixes, tested apart).
+/// `standardResources` less the [`INTEGER`] ones, which it holds too, and the hugepages
+/// prefixes, tested apart.
 const STANDARD: &[&str] = &[
     "cpu",
     "memory",
@@ -25,17 +26,8 @@ const STANDARD: &[&str] = &[
     "limits.cpu",
     "limits.memory",
     "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
     "storage",
     "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
 ];
 /// `standardContainerResources`.
 const CONTAINER: &[&str] = &["cpu", "memory", "ephemeral-storage"];
@@ -83,8 +75,10 @@ fn resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<Fi
         }
         return;
     }
-    let standard =
-        STANDARD.contains(&name) || is_hugepages(name) || name.starts_with("requests.hugepages-");
+    let standard = STANDARD.contains(&name)
+        || INTEGER.contains(&name)
+        || is_hugepages(name)
+        || name.starts_with("requests.hugepages-");
     if !name.contains('/') && !standard {
         errors.push(FieldError::invalid(
             at,
@@ -261,15 +255,14 @@ pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
-    use crate::value::from_json_str;
 
     fn messages(resources: &str, minor: u8) -> Vec<String> {
-        let c = from_json_str(&format!(r#"{{"resources":{resources}}}"#)).unwrap();
-        let v = KubeVersion::new(minor).unwrap();
-        let mut errors = Vec::new();
-        container(&c, "spec.containers[0]", v, &mut errors);
-        errors.iter().map(|e| e.message(v)).collect()
+        let c = format!(r#"{{"resources":{resources}}}"#);
+        messages_of(&c, minor, |c, v, errors| {
+            container(c, "spec.containers[0]", v, errors)
+        })
     }
 
     #[test]

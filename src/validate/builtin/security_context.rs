@@ -5,6 +5,7 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
+use super::volume_source::local_descending;
 use super::{sysctl, windows_options};
 use crate::kube::{KubeVersion, VersionRange};
 use crate::value::{Map, Value};
@@ -192,31 +193,13 @@ fn seccomp(profile: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
                 field,
                 "must be set when seccomp type is Localhost",
             )),
-            Some(l) => local_descending_path(l.as_str().unwrap_or(""), &field, errors),
+            Some(l) => local_descending(l.as_str().unwrap_or(""), &field, errors),
         }
     } else if local.is_some() {
         errors.push(FieldError::invalid(
             field,
             quoted_profile("core.SeccompProfile", p),
             "can only be set when seccomp type is Localhost",
-        ));
-    }
-}
-
-/// `validateLocalDescendingPath`: relative, without a `..` element.
-fn local_descending_path(target: &str, path: &str, errors: &mut Vec<FieldError>) {
-    if target.starts_with('/') {
-        errors.push(FieldError::invalid(
-            path,
-            FieldError::string_value(target),
-            "must be a relative path",
-        ));
-    }
-    if target.split('/').any(|part| part == "..") {
-        errors.push(FieldError::invalid(
-            path,
-            FieldError::string_value(target),
-            "must not contain '..'",
         ));
     }
 }

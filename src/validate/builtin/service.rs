@@ -300,17 +300,16 @@ fn traffic_policies(spec: &Value, errors: &mut Vec<FieldError>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
     use crate::value::from_json_str;
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
-        let spec = from_json_str(spec).unwrap();
-        let v = KubeVersion::new(minor).unwrap();
-        let mut errors = Vec::new();
-        by_type(&spec, &mut errors);
-        selector_and_affinity(&spec, v, &mut errors);
-        after_type(&spec, &mut errors);
-        errors.iter().map(|e| e.message(v)).collect()
+        messages_of(spec, minor, |spec, v, errors| {
+            by_type(spec, errors);
+            selector_and_affinity(spec, v, errors);
+            after_type(spec, errors);
+        })
     }
 
     #[test]

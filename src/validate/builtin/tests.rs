@@ -3,11 +3,25 @@
 use super::selector::{semantic_eq, Selector};
 use crate::kube::{KubeVersion, SchemaRegistry};
 use crate::managed::Operation;
-use crate::validate::{FieldValidation, Write};
+use crate::validate::{FieldError, FieldValidation, Write};
 use crate::value::{from_json_str, Value};
 
 pub(super) fn json(text: &str) -> Value {
     from_json_str(text).unwrap()
+}
+
+/// The messages, worded for Kubernetes 1.`minor`, of the errors `check` finds in the JSON
+/// `object` (a rule tested apart from the kind that holds it).
+#[track_caller]
+pub(super) fn messages_of(
+    object: &str,
+    minor: u8,
+    check: impl FnOnce(&Value, KubeVersion, &mut Vec<FieldError>),
+) -> Vec<String> {
+    let v = KubeVersion::new(minor).unwrap();
+    let mut errors = Vec::new();
+    check(&json(object), v, &mut errors);
+    errors.iter().map(|e| e.message(v)).collect()
 }
 
 /// The kubectl message for `object` written over `live`, as given.

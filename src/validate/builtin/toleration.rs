@@ -116,15 +116,13 @@ pub fn only_added(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
-    use crate::value::from_json_str;
 
     fn messages(list: &str) -> Vec<String> {
-        let list = from_json_str(list).unwrap();
-        let v = KubeVersion::new(37).unwrap();
-        let mut errors = Vec::new();
-        tolerations(list.as_list().unwrap(), "spec.tolerations", v, &mut errors);
-        errors.iter().map(|e| e.message(v)).collect()
+        messages_of(list, 37, |list, v, errors| {
+            tolerations(list.as_list().unwrap(), "spec.tolerations", v, errors)
+        })
     }
 
     #[test]

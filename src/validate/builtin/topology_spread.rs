@@ -142,15 +142,13 @@ fn match_label_keys(c: &Value, path: &str, version: KubeVersion, errors: &mut Ve
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::messages_of;
     use super::*;
-    use crate::value::from_json_str;
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
-        let spec = from_json_str(spec).unwrap();
-        let v = KubeVersion::new(minor).unwrap();
-        let mut errors = Vec::new();
-        constraints(&spec, "spec", v, &mut errors);
-        errors.iter().map(|e| e.message(v)).collect()
+        messages_of(spec, minor, |spec, v, errors| {
+            constraints(spec, "spec", v, errors)
+        })
     }
 
     #[test]

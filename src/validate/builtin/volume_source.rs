@@ -6,7 +6,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
-use super::fields::{items, present, text};
+use super::fields::{items, present, quantity_text, text};
 use super::{claim_template, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
@@ -214,16 +214,6 @@ fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
             format!("{at}.sizeLimit"),
             "SizeLimit field must be a valid resource quantity",
         ));
-    }
-}
-
-/// A quantity as text, whether written as a string or a number.
-pub(super) fn quantity_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Int(i) => Some(i.to_string()),
-        Value::Float(f) => Some(f.to_string()),
-        _ => None,
     }
 }
 

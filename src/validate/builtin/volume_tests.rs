@@ -123,6 +123,30 @@ fn ephemeral_claims_need_an_access_mode_and_storage() {
 }
 
 #[test]
+fn an_ephemeral_claim_s_data_sources_must_agree_and_are_not_normalized() {
+    let refused_with = |sources: &str| {
+        let spec = format!(
+            r#"{{"accessModes":["ReadWriteOnce"],"resources":{{"requests":{{"storage":"1Gi"}}}},{sources}}}"#
+        );
+        let volumes =
+            format!(r#"[{{"name":"v","ephemeral":{{"volumeClaimTemplate":{{"spec":{spec}}}}}}}]"#);
+        refused(&volumes, "", 37)
+    };
+    assert_eq!(
+        refused_with(
+            r#""dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
+            "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"b"}"#
+        ),
+        "spec.volumes[0].ephemeral.volumeClaimTemplate.spec: Invalid value: {}: must match dataSourceRef"
+    );
+    // A reference given alone is not copied to the other (only a claim's create does that).
+    assert_eq!(
+        refused_with(r#""dataSource":{"kind":"VolumeSnapshot","name":"snap"}"#),
+        "spec.volumes[0].ephemeral.volumeClaimTemplate.spec.dataSource: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"
+    );
+}
+
+#[test]
 fn mounts_sub_paths_propagation_and_devices() {
     let container = r#","volumeMounts":[{"name":"v","mountPath":"/v","subPath":"../x","subPathExpr":"y","mountPropagation":"Bidirectional"}],
         "volumeDevices":[{"name":"v","devicePath":"/dev/x"}]"#;

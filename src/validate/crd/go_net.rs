@@ -1,178 +1,18 @@
 //! The `uri` and `email` formats, which kube-openapi checks with Go's standard library:
 //! govalidator's `IsRequestURI` is `net/url.ParseRequestURI` succeeding, strfmt's `IsEmail` is
 //! `net/mail.ParseAddress` succeeding with an address. Only whether Go accepts the string
-//! matters here (the format error quotes the value, not Go's reason), so these are recognisers
-//! that follow the Go parsers' decisions step by step; `testdata/formats/go_net.jsonl` holds the
-//! answers of Go itself for 963 strings, checked by the tests below.
+//! matters here (the format error quotes the value, not Go's reason): the URI is parsed by
+//! `go_url.rs`, the address by a recogniser that follows Go's parser step by step;
+//! `testdata/formats/go_net.jsonl` holds the answers of Go itself for 963 strings, checked by the
+//! tests below.
 
-use std::net::{IpAddr, Ipv6Addr};
+use super::go_url;
+use std::net::IpAddr;
 
-/// Go `net/url.ParseRequestURI` (url.go `parse` with `viaRequest`): an absolute URI or an
-/// absolute path, no fragment split off.
+/// Go `net/url.ParseRequestURI` succeeding: an absolute URI or an absolute path (the parser of
+/// `go_url.rs`, which the CEL URL library shares).
 pub fn is_request_uri(raw: &str) -> bool {
-    if raw.bytes().any(|b| b < b' ' || b == 0x7f) || raw.is_empty() {
-        return false;
-    }
-    if raw == "*" {
-        return true;
-    }
-    let Some((scheme, rest)) = split_scheme(raw) else {
-        return false;
-    };
-    // `?` starts the query; a lone trailing `?` forces an empty one.
-    let rest = match rest.strip_suffix('?') {
-        Some(r) if !r.contains('?') => r,
-        _ => rest.split_once('?').map_or(rest, |(before, _)| before),
-    };
-    if !rest.starts_with('/') {
-        // A rootless path after a scheme is opaque; without a scheme a request needs a path.
-        return !scheme.is_empty();
-    }
-    let path = match rest.strip_prefix("//") {
-        Some(authority_and_path) if !scheme.is_empty() => {
-            let (authority, path) = match authority_and_path.find('/') {
-                Some(i) => authority_and_path.split_at(i),
-                None => (authority_and_path, ""),
-            };
-            if !is_authority(authority) {
-                return false;
-            }
-            path
-        }
-        _ => rest,
-    };
-    unescapes(path, Mode::Path)
-}
-
-/// url.go `getScheme`: `None` for `:` first, the scheme (maybe empty) and the rest otherwise.
-fn split_scheme(raw: &str) -> Option<(&str, &str)> {
-    for (i, c) in raw.bytes().enumerate() {
-        match c {
-            b'a'..=b'z' | b'A'..=b'Z' => {}
-            b'0'..=b'9' | b'+' | b'-' | b'.' if i > 0 => {}
-            b':' if i == 0 => return None,
-            b':' => return Some((&raw[..i], &raw[i + 1..])),
-            _ => return Some(("", raw)),
-        }
-    }
-    Some(("", raw))
-}
-
-/// url.go `parseAuthority`: `[userinfo@]host`, the userinfo up to the last `@`.
-fn is_authority(authority: &str) -> bool {
-    let (user, host) = match authority.rfind('@') {
-        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-        None => (None, authority),
-    };
-    if !is_host(host) {
-        return false;
-    }
-    user.is_none_or(|u| {
-        u.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-._:~!$&'()*+,;=%@".contains(c))
-            && match u.split_once(':') {
-                Some((name, password)) => {
-                    unescapes(name, Mode::UserInfo) && unescapes(password, Mode::UserInfo)
-                }
-                None => unescapes(u, Mode::UserInfo),
-            }
-    })
-}
-
-/// url.go `parseHost`: a bracketed IPv6 literal (with an optional `%25` zone) and port, or a
-/// name whose last `:` starts a numeric port. Go releases before 1.26 take the last colon for
-/// every scheme; 1.26 is stricter for http(s) only behind the `urlstrictcolons` setting, which a
-/// module declaring an older Go keeps off.
-fn is_host(host: &str) -> bool {
-    match host.rfind('[') {
-        Some(0) => {
-            let Some(close) = host.rfind(']') else {
-                return false;
-            };
-            let port = &host[close + 1..];
-            if !is_optional_port(port) {
-                return false;
-            }
-            let inside = &host[1..close];
-            let (address, zone) = match inside.find("%25") {
-                Some(z) => (&inside[..z], Some(&inside[z..])),
-                None => (inside, None),
-            };
-            let Some(address) = unescaped(address, Mode::Host) else {
-                return false;
-            };
-            // netip wants a zone after its `%`.
-            let zone_ok =
-                zone.is_none_or(|z| unescaped(z, Mode::Zone).is_some_and(|z| z.len() > 1));
-            // Only an IPv6 address may be bracketed (netip.ParseAddr, then not Is4); a zone is
-            // part of the address there.
-            zone_ok && address.parse::<Ipv6Addr>().is_ok()
-        }
-        Some(_) => false,
-        None => {
-            if let Some(colon) = host.rfind(':') {
-                if !is_optional_port(&host[colon..]) {
-                    return false;
-                }
-            }
-            unescapes(host, Mode::Host)
-        }
-    }
-}
-
-/// url.go `validOptionalPort`: empty, or `:` and digits.
-fn is_optional_port(port: &str) -> bool {
-    port.is_empty()
-        || port
-            .strip_prefix(':')
-            .is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Path,
-    UserInfo,
-    Host,
-    Zone,
-}
-
-fn unescapes(s: &str, mode: Mode) -> bool {
-    unescaped(s, mode).is_some()
-}
-
-/// url.go `unescape`: every `%` followed by two hex digits; a host may escape only non-ASCII
-/// bytes (and `%25`) and holds only the characters a host may; the result's bytes.
-fn unescaped(s: &str, mode: Mode) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = |j: usize| b.get(j).and_then(|c| (*c as char).to_digit(16));
-            let (hi, lo) = (hex(i + 1)?, hex(i + 2)?);
-            let is_percent = &s[i..i + 3] == "%25";
-            let byte = (hi << 4 | lo) as u8;
-            match mode {
-                Mode::Host if hi < 8 && !is_percent => return None,
-                Mode::Zone if !is_percent && byte != b' ' && !host_byte(byte) => return None,
-                _ => {}
-            }
-            out.push(byte);
-            i += 3;
-        } else {
-            if matches!(mode, Mode::Host | Mode::Zone) && b[i] < 0x80 && !host_byte(b[i]) {
-                return None;
-            }
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Some(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// The ASCII bytes a host holds unescaped (Go's `shouldEscape` in host mode is false).
-fn host_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"!$&'()*+,;=:[]<>\"-_.~".contains(&c)
+    go_url::parse_request_uri(raw).is_ok()
 }
 
 /// Go `net/mail.ParseAddress` (message.go `parseSingleAddress`): one mailbox, as an addr-spec

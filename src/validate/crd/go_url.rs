@@ -1,8 +1,8 @@
 //! Go's `net/url` parser with its error texts and the accessors of its `URL` (url.go `Parse`,
 //! `ParseRequestURI`, `parse`, `EscapedPath`, `Hostname`, `Port`, `Query`), for the Kubernetes
-//! CEL URL library, which hands Go's values and errors to rules (`cel_url.rs`). It takes the same
-//! decisions as the recogniser in `go_net.rs` (checked against it on Go's 963 answers) and
-//! `testdata/formats/go_url.jsonl` holds Go's own parts and errors for the CEL functions.
+//! CEL URL library, which hands Go's values and errors to rules (`cel_url.rs`), and for the `uri`
+//! format (`go_net.rs`). `testdata/formats/go_url.jsonl` holds Go's own parts and errors for the
+//! CEL functions, `go_net.jsonl` Go's verdicts for the format.
 
 use crate::validate::goprint::go_quote;
 use std::net::Ipv6Addr;
@@ -159,7 +159,9 @@ fn parse_authority(authority: &str) -> Result<(Option<String>, String), Inner> {
 }
 
 /// url.go `parseHost`: a bracketed IPv6 literal (an optional `%25` zone) and port, or a name whose
-/// last `:` starts a numeric port (Go before 1.26, as `go_net.rs`).
+/// last `:` starts a numeric port. Go releases before 1.26 take the last colon for every scheme;
+/// 1.26 is stricter for http(s) only behind the `urlstrictcolons` setting, which a module
+/// declaring an older Go keeps off.
 fn parse_host(host: &str) -> Result<String, Inner> {
     match host.rfind('[') {
         Some(0) => {
