@@ -283,6 +283,22 @@ pub fn typed_value(value: Value, go_type: &super::goprint::GoType) -> BadValue {
     BadValue::GoValue { value, go_syntax }
 }
 
+/// `path` then `suffix` (`spec` + `.replicas`): field paths are built for every object
+/// validated, and the formatting machinery costs ten times a concatenation.
+pub fn join(path: &str, suffix: &str) -> String {
+    [path, suffix].concat()
+}
+
+/// `path[i]`.
+pub fn indexed(path: &str, i: usize) -> String {
+    [path, "[", itoa::Buffer::new().format(i), "]"].concat()
+}
+
+/// `path[key]`, for map entries (`limits[cpu]`).
+pub fn keyed(path: &str, key: &str) -> String {
+    [path, "[", key, "]"].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
 use super::selector;
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -23,9 +24,9 @@ pub fn affinity(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec
     let Some(a) = present(spec, "affinity") else {
         return;
     };
-    let at = format!("{path}.affinity");
+    let at = join(path, ".affinity");
     if let Some(na) = present(a, "nodeAffinity") {
-        node_affinity(na, &format!("{at}.nodeAffinity"), version, errors);
+        node_affinity(na, &join(&at, ".nodeAffinity"), version, errors);
     }
     for key in ["podAffinity", "podAntiAffinity"] {
         if let Some(pa) = present(a, key) {
@@ -49,7 +50,7 @@ fn node_affinity(na: &Value, path: &str, version: KubeVersion, errors: &mut Vec<
         } else {
             let values = NODE_AFFINITY_VALUES.contains(version);
             for (i, term) in terms.iter().enumerate() {
-                node_selector_term(term, &format!("{at}[{i}]"), values, version, errors);
+                node_selector_term(term, &indexed(&at, i), values, version, errors);
             }
         }
     }
@@ -61,7 +62,7 @@ fn node_affinity(na: &Value, path: &str, version: KubeVersion, errors: &mut Vec<
         let preference = present(term, "preference").unwrap_or(&NULL);
         node_selector_term(
             preference,
-            &format!("{at}.preference"),
+            &join(&at, ".preference"),
             false,
             version,
             errors,
@@ -74,7 +75,7 @@ fn weight(term: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let w = term.get("weight").and_then(Value::as_i64).unwrap_or(0);
     if !(1..=100).contains(&w) {
         errors.push(FieldError::invalid(
-            format!("{path}.weight"),
+            join(path, ".weight"),
             BadValue::Value(Value::Int(w)),
             "must be in the range 1-100",
         ));
@@ -94,25 +95,25 @@ fn node_selector_term(
         let values = items(req.get("values"));
         match text(req, "operator") {
             "In" | "NotIn" if values.is_empty() => errors.push(FieldError::required(
-                format!("{at}.values"),
+                join(&at, ".values"),
                 "must be specified when `operator` is 'In' or 'NotIn'",
             )),
             "Exists" | "DoesNotExist" if !values.is_empty() => errors.push(FieldError::forbidden(
-                format!("{at}.values"),
+                join(&at, ".values"),
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
             )),
             "Gt" | "Lt" if values.len() != 1 => errors.push(FieldError::required(
-                format!("{at}.values"),
+                join(&at, ".values"),
                 "must be specified single value when `operator` is 'Lt' or 'Gt'",
             )),
             "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
             other => errors.push(FieldError::invalid(
-                format!("{at}.operator"),
+                join(&at, ".operator"),
                 FieldError::string_value(other),
                 "not a valid selector operator",
             )),
         }
-        label_name(text(req, "key"), &format!("{at}.key"), version, errors);
+        label_name(text(req, "key"), &join(&at, ".key"), version, errors);
         if check_values {
             for (k, v) in values.iter().enumerate() {
                 let v = v.as_str().unwrap_or("");
@@ -133,13 +134,13 @@ fn node_selector_term(
             "In" | "NotIn" => {
                 if values.len() != 1 {
                     errors.push(FieldError::required(
-                        format!("{at}.values"),
+                        join(&at, ".values"),
                         "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
                     ));
                 }
             }
             other => errors.push(FieldError::invalid(
-                format!("{at}.operator"),
+                join(&at, ".operator"),
                 FieldError::string_value(other),
                 "not a valid selector operator",
             )),
@@ -147,7 +148,7 @@ fn node_selector_term(
         let key = text(req, "key");
         if key != "metadata.name" {
             errors.push(FieldError::invalid(
-                format!("{at}.key"),
+                join(&at, ".key"),
                 FieldError::string_value(key),
                 "not a valid field selector key",
             ));
@@ -190,7 +191,7 @@ fn pod_affinity(pa: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
         weight(weighted, &at, errors);
         static NULL: Value = Value::Null;
         let term = present(weighted, "podAffinityTerm").unwrap_or(&NULL);
-        pod_affinity_term(term, &format!("{at}.podAffinityTerm"), version, errors);
+        pod_affinity_term(term, &join(&at, ".podAffinityTerm"), version, errors);
     }
 }
 
@@ -206,7 +207,7 @@ fn pod_affinity_term(term: &Value, path: &str, version: KubeVersion, errors: &mu
         // `ValidateNamespaceName`, reported at the singular `namespace` as the server does.
         for msg in formats::dns1123_label(ns) {
             errors.push(FieldError::invalid(
-                format!("{path}.namespace"),
+                join(path, ".namespace"),
                 FieldError::string_value(ns),
                 msg,
             ));
@@ -218,16 +219,11 @@ fn pod_affinity_term(term: &Value, path: &str, version: KubeVersion, errors: &mu
     let topology_key = text(term, "topologyKey");
     if topology_key.is_empty() {
         errors.push(FieldError::required(
-            format!("{path}.topologyKey"),
+            join(path, ".topologyKey"),
             "can not be empty",
         ));
     }
-    label_name(
-        topology_key,
-        &format!("{path}.topologyKey"),
-        version,
-        errors,
-    );
+    label_name(topology_key, &join(path, ".topologyKey"), version, errors);
 }
 
 /// `validateMatchLabelKeysAndMismatchLabelKeys` of a pod affinity term. Templates reach
@@ -258,7 +254,7 @@ fn match_label_keys(term: &Value, path: &str, version: KubeVersion, errors: &mut
             continue;
         }
         for (i, k) in keys.iter().enumerate() {
-            label_name(k, &format!("{at}[{i}]"), version, errors);
+            label_name(k, &indexed(&at, i), version, errors);
         }
     }
     if let Some(s) = selector {
@@ -274,7 +270,7 @@ fn match_label_keys(term: &Value, path: &str, version: KubeVersion, errors: &mut
             if let Some(i) = matching.iter().rposition(|k| *k == key) {
                 if seen.contains(key) {
                     errors.push(FieldError::invalid(
-                        format!("{path}[{i}]"),
+                        indexed(path, i),
                         FieldError::string_value(key),
                         "exists in both matchLabelKeys and labelSelector",
                     ));

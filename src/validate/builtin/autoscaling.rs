@@ -7,6 +7,7 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{spec, text};
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// `MaxPeriodSeconds`.
@@ -91,7 +92,7 @@ fn cross_version_reference(r: &Value, path: &str, errors: &mut Vec<FieldError>) 
 /// one valid policy.
 fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
     if let Some(window) = int(rules, "stabilizationWindowSeconds") {
-        let at = format!("{path}.stabilizationWindowSeconds");
+        let at = join(path, ".stabilizationWindowSeconds");
         if window < 0 {
             invalid_int(errors, &at, window, "must be greater than or equal to zero");
         }
@@ -107,7 +108,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
     if let Some(select) = rules.get("selectPolicy").and_then(Value::as_str) {
         if !SELECT_POLICIES.contains(&select) {
             errors.push(FieldError::not_supported(
-                format!("{path}.selectPolicy"),
+                join(path, ".selectPolicy"),
                 FieldError::string_value(select),
                 SELECT_POLICIES,
             ));
@@ -119,7 +120,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
         .map_or(&[][..], Vec::as_slice);
     if policies.is_empty() {
         errors.push(FieldError::required(
-            format!("{path}.policies"),
+            join(path, ".policies"),
             "must specify at least one Policy",
         ));
     }
@@ -128,7 +129,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
         let kind = text(p, "type");
         if !POLICY_TYPES.contains(&kind) {
             errors.push(FieldError::not_supported(
-                format!("{at}.type"),
+                join(&at, ".type"),
                 FieldError::string_value(kind),
                 POLICY_TYPES,
             ));
@@ -137,7 +138,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
         if value <= 0 {
             invalid_int(
                 errors,
-                &format!("{at}.value"),
+                &join(&at, ".value"),
                 value,
                 "must be greater than zero",
             );
@@ -146,7 +147,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
         if period <= 0 {
             invalid_int(
                 errors,
-                &format!("{at}.periodSeconds"),
+                &join(&at, ".periodSeconds"),
                 period,
                 "must be greater than zero",
             );
@@ -154,7 +155,7 @@ fn scaling_rules(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
         if period > MAX_PERIOD_SECONDS {
             invalid_int(
                 errors,
-                &format!("{at}.periodSeconds"),
+                &join(&at, ".periodSeconds"),
                 period,
                 format!("must be less than or equal to {MAX_PERIOD_SECONDS}"),
             );

@@ -10,6 +10,7 @@ use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::workloads::{non_negative, IMMUTABLE, SELECTOR_MISMATCH};
 use crate::kube::VersionRange;
+use crate::validate::field::join;
 use crate::validate::formats;
 use crate::value::Value;
 
@@ -59,26 +60,26 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
     if max_failed.is_some() {
         non_negative(
             spec.get("maxFailedIndexes"),
-            &format!("{path}.maxFailedIndexes"),
+            &join(path, ".maxFailedIndexes"),
             errors,
         );
         if per_index.is_none() {
             errors.push(FieldError::required(
-                format!("{path}.backoffLimitPerIndex"),
+                join(path, ".backoffLimitPerIndex"),
                 "when maxFailedIndexes is specified",
             ));
         }
     }
     if MANAGED_BY.contains(w.version()) {
         if let Some(by) = text(spec, "managedBy") {
-            managed_by(by, &format!("{path}.managedBy"), w, errors);
+            managed_by(by, &join(path, ".managedBy"), w, errors);
         }
     }
     let mode = text(spec, "completionMode");
     if let Some(mode) = mode {
         if mode != "NonIndexed" && mode != "Indexed" {
             errors.push(FieldError::not_supported(
-                format!("{path}.completionMode"),
+                join(path, ".completionMode"),
                 FieldError::string_value(mode),
                 &["NonIndexed", "Indexed"],
             ));
@@ -107,7 +108,7 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
             w,
             spec,
             policy,
-            &format!("{path}.podFailurePolicy"),
+            &join(path, ".podFailurePolicy"),
             errors,
         );
     }
@@ -119,7 +120,7 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
         };
         if !allowed.contains(&replacement) {
             errors.push(FieldError::not_supported(
-                format!("{path}.podReplacementPolicy"),
+                join(path, ".podReplacementPolicy"),
                 FieldError::string_value(replacement),
                 allowed,
             ));
@@ -128,11 +129,11 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
     let empty = Value::Null;
     pod::template(
         spec.get("template").unwrap_or(&empty),
-        &format!("{path}.template"),
+        &join(path, ".template"),
         w.version(),
         errors,
     );
-    let restart_path = format!("{path}.template.spec.restartPolicy");
+    let restart_path = join(path, ".template.spec.restartPolicy");
     let restart = spec
         .get_path(&["template", "spec", "restartPolicy"])
         .and_then(Value::as_str)
@@ -172,7 +173,7 @@ fn indexed_limits(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     };
     if completions.is_none() {
         errors.push(FieldError::required(
-            format!("{path}.completions"),
+            join(path, ".completions"),
             "when completion mode is Indexed",
         ));
     }
@@ -187,7 +188,7 @@ fn indexed_limits(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     if let (Some(c), Some(m)) = (completions, max_failed) {
         if m > c {
             errors.push(FieldError::invalid(
-                format!("{path}.maxFailedIndexes"),
+                join(path, ".maxFailedIndexes"),
                 int_value(m),
                 "must be less than or equal to completions",
             ));
@@ -203,7 +204,7 @@ fn indexed_limits(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
         );
         if max_failed.is_none() {
             errors.push(FieldError::required(
-                format!("{path}.maxFailedIndexes"),
+                join(path, ".maxFailedIndexes"),
                 format!("must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}"),
             ));
         }

@@ -8,6 +8,7 @@ use super::fields::present;
 use super::meta;
 use super::pvc_spec::{self, SpecOptions};
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 /// The object metadata fields a template may not set (`validateFieldAllowList` over
 /// `metav1.ObjectMeta`, in the struct's order, named as the server lower-cases the Go name).
@@ -26,23 +27,23 @@ const FORBIDDEN_META: &[(&str, &str)] = &[
 
 /// `validateEphemeralVolumeSource` at `at` (`…volumes[0].ephemeral`).
 pub fn ephemeral(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let template_at = format!("{at}.volumeClaimTemplate");
+    let template_at = join(at, ".volumeClaimTemplate");
     let Some(template) = present(v, "volumeClaimTemplate") else {
         errors.push(FieldError::required(template_at, ""));
         return;
     };
     let empty = Value::Null;
     let metadata = template.get("metadata").unwrap_or(&empty);
-    let meta_at = format!("{template_at}.metadata");
+    let meta_at = join(&template_at, ".metadata");
     meta::annotations(
         metadata.get("annotations"),
-        &format!("{meta_at}.annotations"),
+        &join(&meta_at, ".annotations"),
         version,
         errors,
     );
     meta::labels(
         metadata.get("labels"),
-        &format!("{meta_at}.labels"),
+        &join(&meta_at, ".labels"),
         version,
         errors,
     );
@@ -63,7 +64,7 @@ pub fn ephemeral(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<Fie
     };
     pvc_spec::validate_spec(
         template.get("spec").unwrap_or(&empty),
-        &format!("{template_at}.spec"),
+        &join(&template_at, ".spec"),
         &opts,
         errors,
     );

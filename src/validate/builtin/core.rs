@@ -8,6 +8,7 @@ use super::super::{field::typed_value, FieldError, Write};
 use super::fields::{spec, text};
 use super::selector::semantic_eq;
 use super::{pod, pod_update, probe, service};
+use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -48,30 +49,30 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         let at = format!("spec.ports[{i}]");
         let name = text(p, "name");
         if ports.len() > 1 && name.is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
+            errors.push(FieldError::required(join(&at, ".name"), ""));
         } else if !name.is_empty() {
             for msg in formats::dns1123_label(name) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.name"),
+                    join(&at, ".name"),
                     FieldError::string_value(name),
                     msg,
                 ));
             }
             if !names.insert(name) {
                 errors.push(FieldError::duplicate(
-                    format!("{at}.name"),
+                    join(&at, ".name"),
                     FieldError::string_value(name),
                 ));
             }
         }
         match p.get("port") {
-            Some(Value::Int(n)) => pod::port_number(*n, &format!("{at}.port"), errors),
-            None | Some(Value::Null) => pod::port_number(0, &format!("{at}.port"), errors),
+            Some(Value::Int(n)) => pod::port_number(*n, &join(&at, ".port"), errors),
+            None | Some(Value::Null) => pod::port_number(0, &join(&at, ".port"), errors),
             // Not an integer: the decoder's to refuse.
             Some(_) => {}
         }
         pod::protocol(p, &at, errors);
-        probe::port_num_or_name(p.get("targetPort"), &format!("{at}.targetPort"), errors);
+        probe::port_num_or_name(p.get("targetPort"), &join(&at, ".targetPort"), errors);
     }
     service::selector_and_affinity(spec, w.version(), errors);
     if !kind.is_empty() && !SERVICE_TYPES.contains(&kind) {
@@ -156,7 +157,7 @@ fn keys(map: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) -> usize 
     for (key, value) in entries {
         for msg in formats::config_map_key(key) {
             errors.push(FieldError::invalid(
-                format!("{path}[{key}]"),
+                keyed(path, key),
                 FieldError::string_value(key),
                 msg,
             ));

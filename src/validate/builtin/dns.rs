@@ -9,6 +9,7 @@ use super::super::FieldError;
 use super::fields::{items, present, text};
 use super::netaddr;
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// `MaxDNSNameservers`, `MaxDNSSearchPaths`, `MaxDNSSearchListChars`.
@@ -33,7 +34,7 @@ fn ip(value: &str, path: &str, errors: &mut Vec<FieldError>) {
 
 /// `validatePodDNSConfig` of the pod spec at `path`.
 pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let at = format!("{path}.dnsConfig");
+    let at = join(path, ".dnsConfig");
     let dns_config = present(spec, "dnsConfig");
     if text(spec, "dnsPolicy") == "None" {
         let Some(c) = dns_config else {
@@ -45,7 +46,7 @@ pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
         };
         if items(c.get("nameservers")).is_empty() {
             errors.push(FieldError::required(
-                format!("{at}.nameservers"),
+                join(&at, ".nameservers"),
                 "must provide at least one DNS nameserver when `dnsPolicy` is None",
             ));
             return;
@@ -57,7 +58,7 @@ pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
     let nameservers = items(c.get("nameservers"));
     if nameservers.len() > MAX_NAMESERVERS {
         errors.push(FieldError::invalid(
-            format!("{at}.nameservers"),
+            join(&at, ".nameservers"),
             typed_value(
                 Value::List(nameservers.to_vec().into()),
                 &GoType::StringList,
@@ -82,14 +83,14 @@ pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
     };
     if searches.len() > MAX_SEARCH_PATHS {
         errors.push(FieldError::invalid(
-            format!("{at}.searches"),
+            join(&at, ".searches"),
             quoted(),
             format!("must not have more than {MAX_SEARCH_PATHS} search paths"),
         ));
     }
     if searches.join(" ").len() > MAX_SEARCH_LIST_CHARS {
         errors.push(FieldError::invalid(
-            format!("{at}.searches"),
+            join(&at, ".searches"),
             quoted(),
             format!(
                 "must not have more than {MAX_SEARCH_LIST_CHARS} characters (including spaces) in the search list"
@@ -147,7 +148,7 @@ pub fn host_names(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
 pub fn host_aliases(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     for (i, alias) in items(spec.get("hostAliases")).iter().enumerate() {
         let at = format!("{path}.hostAliases[{i}]");
-        ip(text(alias, "ip"), &format!("{at}.ip"), errors);
+        ip(text(alias, "ip"), &join(&at, ".ip"), errors);
         for (j, host) in items(alias.get("hostnames")).iter().enumerate() {
             let host = host.as_str().unwrap_or("");
             for msg in formats::dns1123_subdomain(host) {

@@ -8,6 +8,7 @@ use super::super::FieldError;
 use super::fields::{present, text};
 use super::meta::NameRule;
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
 /// The RelaxedEnvironmentVariableValidation feature: alpha (off) in 1.30–1.31, on by default
@@ -90,21 +91,21 @@ pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {
 /// `ValidateEnv` at `path` (`…containers[i].env`).
 pub fn env(vars: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     for (i, v) in vars.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let name = text(v, "name");
         if name.is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
+            errors.push(FieldError::required(join(&at, ".name"), ""));
         } else {
             for msg in name_messages(name, version) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.name"),
+                    join(&at, ".name"),
                     FieldError::string_value(name),
                     msg,
                 ));
             }
         }
         if let Some(from) = present(v, "valueFrom") {
-            value_from(v, from, &format!("{at}.valueFrom"), version, errors);
+            value_from(v, from, &join(&at, ".valueFrom"), version, errors);
         }
     }
 }
@@ -120,11 +121,11 @@ fn value_from(
     let mut sources = 0;
     if let Some(r) = present(from, "fieldRef") {
         sources += 1;
-        field_ref(r, &format!("{path}.fieldRef"), ENV_FIELD_PATHS, errors);
+        field_ref(r, &join(path, ".fieldRef"), ENV_FIELD_PATHS, errors);
     }
     if let Some(r) = present(from, "resourceFieldRef") {
         sources += 1;
-        resource_field_ref(r, &format!("{path}.resourceFieldRef"), errors);
+        resource_field_ref(r, &join(path, ".resourceFieldRef"), errors);
     }
     for key in ["configMapKeyRef", "secretKeyRef"] {
         if let Some(r) = present(from, key) {
@@ -156,11 +157,11 @@ pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut 
     let api_version = text(r, "apiVersion");
     let field_path = text(r, "fieldPath");
     if api_version.is_empty() {
-        errors.push(FieldError::required(format!("{path}.apiVersion"), ""));
+        errors.push(FieldError::required(join(path, ".apiVersion"), ""));
         return;
     }
     if field_path.is_empty() {
-        errors.push(FieldError::required(format!("{path}.fieldPath"), ""));
+        errors.push(FieldError::required(join(path, ".fieldPath"), ""));
         return;
     }
     let conversion = if api_version != "v1" {
@@ -175,7 +176,7 @@ pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut 
     };
     if let Some(err) = conversion {
         errors.push(FieldError::invalid(
-            format!("{path}.fieldPath"),
+            join(path, ".fieldPath"),
             FieldError::string_value(field_path),
             format!("error converting fieldPath: {err}"),
         ));
@@ -189,7 +190,7 @@ pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut 
     };
     if subscripted(internal).is_none() && !supported.contains(&internal) {
         errors.push(FieldError::not_supported(
-            format!("{path}.fieldPath"),
+            join(path, ".fieldPath"),
             FieldError::string_value(internal),
             supported,
         ));
@@ -208,12 +209,12 @@ fn subscripted(path: &str) -> Option<(&str, &str)> {
 fn resource_field_ref(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let resource = text(r, "resource");
     if resource.is_empty() {
-        errors.push(FieldError::required(format!("{path}.resource"), ""));
+        errors.push(FieldError::required(join(path, ".resource"), ""));
     } else if !RESOURCE_FIELD_PATHS.contains(&resource)
         && !HUGEPAGES_PREFIXES.iter().any(|p| resource.starts_with(p))
     {
         errors.push(FieldError::not_supported(
-            format!("{path}.resource"),
+            join(path, ".resource"),
             FieldError::string_value(resource),
             RESOURCE_FIELD_PATHS,
         ));
@@ -225,18 +226,18 @@ fn key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let name = text(r, "name");
     for msg in NameRule::Subdomain.messages(name, false) {
         errors.push(FieldError::invalid(
-            format!("{path}.name"),
+            join(path, ".name"),
             FieldError::string_value(name),
             msg,
         ));
     }
     let key = text(r, "key");
     if key.is_empty() {
-        errors.push(FieldError::required(format!("{path}.key"), ""));
+        errors.push(FieldError::required(join(path, ".key"), ""));
     } else {
         for msg in formats::config_map_key(key) {
             errors.push(FieldError::invalid(
-                format!("{path}.key"),
+                join(path, ".key"),
                 FieldError::string_value(key),
                 msg,
             ));
@@ -247,12 +248,12 @@ fn key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
 /// `ValidateEnvFrom` at `path` (`…containers[i].envFrom`).
 pub fn env_from(sources: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     for (i, s) in sources.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let prefix = text(s, "prefix");
         if !prefix.is_empty() {
             for msg in name_messages(prefix, version) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.prefix"),
+                    join(&at, ".prefix"),
                     FieldError::string_value(prefix),
                     msg,
                 ));

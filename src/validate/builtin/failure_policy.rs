@@ -4,6 +4,7 @@
 
 use super::super::{BadValue, FieldError, Write};
 use super::batch::{int_value, set, text};
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
 const MAX_FAILURE_RULES: usize = 20;
@@ -35,7 +36,7 @@ pub(super) fn pod_failure_policy(
     let rules = rules.map(|r| r.as_slice()).unwrap_or(&[]);
     if rules.len() > MAX_FAILURE_RULES {
         errors.push(FieldError::too_many(
-            format!("{path}.rules"),
+            join(path, ".rules"),
             rules.len(),
             MAX_FAILURE_RULES,
             w.version(),
@@ -52,7 +53,7 @@ pub(super) fn pod_failure_policy(
     }
     for (i, rule) in rules.iter().enumerate() {
         let rule_path = format!("{path}.rules[{i}]");
-        let action_path = format!("{rule_path}.action");
+        let action_path = join(&rule_path, ".action");
         match text(rule, "action").unwrap_or("") {
             "" => errors.push(FieldError::required(
                 action_path,
@@ -78,17 +79,12 @@ pub(super) fn pod_failure_policy(
                 w,
                 codes,
                 &containers,
-                &format!("{rule_path}.onExitCodes"),
+                &join(&rule_path, ".onExitCodes"),
                 errors,
             );
         }
         if !conditions.is_empty() {
-            on_pod_conditions(
-                conditions,
-                w,
-                &format!("{rule_path}.onPodConditions"),
-                errors,
-            );
+            on_pod_conditions(conditions, w, &join(&rule_path, ".onPodConditions"), errors);
         }
         let detail = match (exit_codes.is_some(), conditions.is_empty()) {
             (true, false) => "specifying both OnExitCodes and OnPodConditions is not supported",
@@ -128,7 +124,7 @@ fn on_exit_codes(
     errors: &mut Vec<FieldError>,
 ) {
     let operator = text(codes, "operator").unwrap_or("");
-    let operator_path = format!("{path}.operator");
+    let operator_path = join(path, ".operator");
     if operator.is_empty() {
         errors.push(FieldError::required(
             operator_path,
@@ -144,13 +140,13 @@ fn on_exit_codes(
     if let Some(name) = text(codes, "containerName") {
         if !containers.contains(&name) {
             errors.push(FieldError::invalid(
-                format!("{path}.containerName"),
+                join(path, ".containerName"),
                 FieldError::string_value(name),
                 "must be one of the container or initContainer names in the pod template",
             ));
         }
     }
-    let values_path = format!("{path}.values");
+    let values_path = join(path, ".values");
     let raw = codes.get("values").filter(|v| !v.is_null());
     let values: Vec<i64> = raw
         .and_then(Value::as_list)
@@ -172,7 +168,7 @@ fn on_exit_codes(
     }
     let mut seen = Vec::new();
     for (j, &v) in values.iter().enumerate() {
-        let value_path = format!("{values_path}[{j}]");
+        let value_path = indexed(&values_path, j);
         if operator == "In" && v == 0 {
             errors.push(FieldError::invalid(
                 &value_path,

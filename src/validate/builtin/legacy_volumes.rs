@@ -9,13 +9,14 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
 use super::volume_source::required;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 
 fn partition(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(Value::Int(n)) = v.get("partition") {
         if !(0..=255).contains(n) {
             errors.push(FieldError::invalid(
-                format!("{at}.partition"),
+                join(at, ".partition"),
                 BadValue::Value(Value::Int(*n)),
                 formats::inclusive_range(1, 255),
             ));
@@ -48,7 +49,7 @@ pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldE
     let iqn = text(v, "iqn");
     if !iqn.is_empty() && !["iqn", "eui", "naa"].iter().any(|p| iqn.starts_with(p)) {
         errors.push(FieldError::invalid(
-            format!("{at}.iqn"),
+            join(at, ".iqn"),
             FieldError::string_value(iqn),
             "must be valid format starting with iqn, eui, or naa",
         ));
@@ -56,7 +57,7 @@ pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldE
     if let Some(Value::Int(lun)) = v.get("lun") {
         if !(0..=255).contains(lun) {
             errors.push(FieldError::invalid(
-                format!("{at}.lun"),
+                join(at, ".lun"),
                 BadValue::Value(Value::Int(*lun)),
                 formats::inclusive_range(0, 255),
             ));
@@ -64,7 +65,7 @@ pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldE
     }
     let chap = |k| v.get(k).and_then(Value::as_bool) == Some(true);
     if (chap("chapAuthDiscovery") || chap("chapAuthSession")) && present(v, "secretRef").is_none() {
-        errors.push(FieldError::required(format!("{at}.secretRef"), ""));
+        errors.push(FieldError::required(join(at, ".secretRef"), ""));
     }
 }
 
@@ -89,7 +90,7 @@ pub(super) fn flocker(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fiel
     }
     if name.contains('/') {
         errors.push(FieldError::invalid(
-            format!("{at}.datasetName"),
+            join(at, ".datasetName"),
             FieldError::string_value(name),
             "must not contain '/'",
         ));
@@ -103,7 +104,7 @@ pub(super) fn rbd(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldErr
 pub(super) fn cinder(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["volumeID"], errors);
     if let Some(r) = present(v, "secretRef") {
-        required(r, &format!("{at}.secretRef"), &["name"], errors);
+        required(r, &join(at, ".secretRef"), &["name"], errors);
     }
 }
 
@@ -114,12 +115,12 @@ pub(super) fn cephfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Field
 pub(super) fn quobyte(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     if text(v, "registry").is_empty() {
         errors.push(FieldError::required(
-            format!("{at}.registry"),
+            join(at, ".registry"),
             "must be a host:port pair or multiple pairs separated by commas",
         ));
     } else if text(v, "tenant").len() >= 65 {
         errors.push(FieldError::required(
-            format!("{at}.tenant"),
+            join(at, ".tenant"),
             "must be a UUID and may not exceed a length of 64 characters",
         ));
     }
@@ -130,19 +131,19 @@ pub(super) fn fc(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldErro
     let wwns = !items(v.get("targetWWNs")).is_empty();
     if !wwns && items(v.get("wwids")).is_empty() {
         errors.push(FieldError::required(
-            format!("{at}.targetWWNs"),
+            join(at, ".targetWWNs"),
             "must specify either targetWWNs or wwids, but not both",
         ));
     }
     if wwns {
         match v.get("lun") {
             None | Some(Value::Null) => errors.push(FieldError::required(
-                format!("{at}.lun"),
+                join(at, ".lun"),
                 "lun is required if targetWWNs is specified",
             )),
             Some(Value::Int(lun)) if !(0..=255).contains(lun) => {
                 errors.push(FieldError::invalid(
-                    format!("{at}.lun"),
+                    join(at, ".lun"),
                     BadValue::Value(Value::Int(*lun)),
                     formats::inclusive_range(0, 255),
                 ));
@@ -226,7 +227,7 @@ pub(super) fn azure_disk(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<F
     };
     if !ok {
         errors.push(FieldError::not_supported(
-            format!("{at}.diskURI"),
+            join(at, ".diskURI"),
             FieldError::string_value(uri),
             &[form],
         ));
@@ -245,7 +246,7 @@ pub(super) fn storageos(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
         }
     };
     if text(v, "volumeName").is_empty() {
-        errors.push(FieldError::required(format!("{at}.volumeName"), ""));
+        errors.push(FieldError::required(join(at, ".volumeName"), ""));
     } else {
         dns_label("volumeName", errors);
     }
@@ -253,7 +254,7 @@ pub(super) fn storageos(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
         dns_label("volumeNamespace", errors);
     }
     if let Some(r) = present(v, "secretRef") {
-        required(r, &format!("{at}.secretRef"), &["name"], errors);
+        required(r, &join(at, ".secretRef"), &["name"], errors);
     }
 }
 

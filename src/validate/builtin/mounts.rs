@@ -7,6 +7,7 @@ use super::super::{ErrorType, FieldError};
 use super::fields::{items, present, text};
 use super::volume_source::{local_descending, no_backsteps};
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -43,7 +44,7 @@ pub fn check(
         c,
         mounts,
         &device_map,
-        &format!("{path}.volumeMounts"),
+        &join(path, ".volumeMounts"),
         volumes,
         version,
         errors,
@@ -51,7 +52,7 @@ pub fn check(
     volume_devices(
         devices,
         &mount_map,
-        &format!("{path}.volumeDevices"),
+        &join(path, ".volumeDevices"),
         volumes,
         errors,
     );
@@ -68,60 +69,60 @@ fn volume_mounts(
 ) {
     let mut paths = HashSet::new();
     for (i, m) in mounts.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let name = text(m, "name");
         if name.is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
+            errors.push(FieldError::required(join(&at, ".name"), ""));
         }
         if !volumes.contains_key(name) {
-            errors.push(not_found(format!("{at}.name"), name));
+            errors.push(not_found(join(&at, ".name"), name));
         }
         let mount_path = text(m, "mountPath");
         if mount_path.is_empty() {
-            errors.push(FieldError::required(format!("{at}.mountPath"), ""));
+            errors.push(FieldError::required(join(&at, ".mountPath"), ""));
         }
         if !paths.insert(mount_path) {
             errors.push(invalid(
-                format!("{at}.mountPath"),
+                join(&at, ".mountPath"),
                 mount_path,
                 "must be unique",
             ));
         }
         if devices.contains_key(name) {
             errors.push(invalid(
-                format!("{at}.name"),
+                join(&at, ".name"),
                 name,
                 "must not already exist in volumeDevices",
             ));
         }
         if devices.values().any(|p| *p == mount_path) {
             errors.push(invalid(
-                format!("{at}.mountPath"),
+                join(&at, ".mountPath"),
                 mount_path,
                 "must not already exist as a path in volumeDevices",
             ));
         }
         let sub_path = text(m, "subPath");
         if !sub_path.is_empty() {
-            local_descending(sub_path, &format!("{path}.subPath"), errors);
+            local_descending(sub_path, &join(path, ".subPath"), errors);
         }
         let expr = text(m, "subPathExpr");
         if !expr.is_empty() {
             if !sub_path.is_empty() {
                 errors.push(invalid(
-                    format!("{at}.subPathExpr"),
+                    join(&at, ".subPathExpr"),
                     expr,
                     "subPathExpr and subPath are mutually exclusive",
                 ));
             }
-            local_descending(expr, &format!("{path}.subPathExpr"), errors);
+            local_descending(expr, &join(path, ".subPathExpr"), errors);
         }
         let propagation = m.get("mountPropagation").and_then(Value::as_str);
         if let Some(mode) = propagation {
-            mount_propagation(c, mode, &format!("{path}.mountPropagation"), errors);
+            mount_propagation(c, mode, &join(path, ".mountPropagation"), errors);
         }
         if RECURSIVE_READ_ONLY_ON.contains(version) {
-            recursive_read_only(m, propagation, &format!("{path}.recursiveReadOnly"), errors);
+            recursive_read_only(m, propagation, &join(path, ".recursiveReadOnly"), errors);
         }
     }
 }
@@ -192,34 +193,34 @@ fn volume_devices(
     let mut paths = HashSet::new();
     let mut names = HashSet::new();
     for (i, d) in devices.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let (name, device_path) = (text(d, "name"), text(d, "devicePath"));
         let source = volumes.get(name);
         let is_claim = source.is_some_and(|v| {
             present(v, "persistentVolumeClaim").is_some() || present(v, "ephemeral").is_some()
         });
         if name.is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
+            errors.push(FieldError::required(join(&at, ".name"), ""));
         }
         if names.contains(name) {
-            errors.push(invalid(format!("{at}.name"), name, "must be unique"));
+            errors.push(invalid(join(&at, ".name"), name, "must be unique"));
         }
         if source.is_some() && !is_claim {
             errors.push(invalid(
-                format!("{at}.name"),
+                join(&at, ".name"),
                 name,
                 "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
             ));
         }
         if source.is_none() {
-            errors.push(not_found(format!("{at}.name"), name));
+            errors.push(not_found(join(&at, ".name"), name));
         }
         if device_path.is_empty() {
-            errors.push(FieldError::required(format!("{at}.devicePath"), ""));
+            errors.push(FieldError::required(join(&at, ".devicePath"), ""));
         }
         if paths.contains(device_path) {
             errors.push(invalid(
-                format!("{at}.devicePath"),
+                join(&at, ".devicePath"),
                 device_path,
                 "must be unique",
             ));
@@ -228,7 +229,7 @@ fn volume_devices(
         no_backsteps(device_path, "", &mut backsteps);
         if !device_path.is_empty() && !backsteps.is_empty() {
             errors.push(invalid(
-                format!("{at}.devicePath"),
+                join(&at, ".devicePath"),
                 device_path,
                 "can not contain backsteps ('..')",
             ));
@@ -237,14 +238,14 @@ fn volume_devices(
         }
         if mounts.contains_key(name) {
             errors.push(invalid(
-                format!("{at}.name"),
+                join(&at, ".name"),
                 name,
                 "must not already exist in volumeMounts",
             ));
         }
         if mounts.values().any(|p| *p == device_path) {
             errors.push(invalid(
-                format!("{at}.devicePath"),
+                join(&at, ".devicePath"),
                 device_path,
                 "must not already exist as a path in volumeMounts",
             ));

@@ -11,6 +11,7 @@ use super::fields::{items, present, spec};
 use super::netaddr;
 use super::selector;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// `ValidateNetworkPolicyPort`'s protocols, in its order.
@@ -97,7 +98,7 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(protocol) = present(port, "protocol").and_then(Value::as_str) {
         if !PROTOCOLS.contains(&protocol) {
             errors.push(FieldError::not_supported(
-                format!("{at}.protocol"),
+                join(at, ".protocol"),
                 FieldError::string_value(protocol),
                 PROTOCOLS,
             ));
@@ -106,7 +107,7 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let end = present(port, "endPort").and_then(Value::as_i64);
     let end_err = |errors: &mut Vec<FieldError>, n: i64, msg: String| {
         errors.push(FieldError::invalid(
-            format!("{at}.endPort"),
+            join(at, ".endPort"),
             BadValue::Value(Value::Int(n)),
             msg,
         ));
@@ -115,7 +116,7 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
         Some(Value::Int(n)) => {
             for msg in formats::port_number(*n) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.port"),
+                    join(at, ".port"),
                     BadValue::Value(Value::Int(*n)),
                     msg,
                 ));
@@ -139,7 +140,7 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
             }
             for msg in formats::port_name(name) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.port"),
+                    join(at, ".port"),
                     FieldError::string_value(name),
                     msg,
                 ));
@@ -176,7 +177,7 @@ fn peer(
     let block = present(peer, "ipBlock");
     if let Some(block) = block {
         count += 1;
-        ip_block(block, &format!("{at}.ipBlock"), allowed, errors);
+        ip_block(block, &join(at, ".ipBlock"), allowed, errors);
     }
     if count == 0 {
         errors.push(FieldError::required(at, "must specify a peer"));
@@ -210,10 +211,10 @@ fn cidr(
 fn ip_block(block: &Value, at: &str, allowed: &[&str], errors: &mut Vec<FieldError>) {
     let value = block.get("cidr").and_then(Value::as_str).unwrap_or("");
     if value.is_empty() {
-        errors.push(FieldError::required(format!("{at}.cidr"), ""));
+        errors.push(FieldError::required(join(at, ".cidr"), ""));
         return;
     }
-    let Some(net) = cidr(value, &format!("{at}.cidr"), allowed, errors) else {
+    let Some(net) = cidr(value, &join(at, ".cidr"), allowed, errors) else {
         return;
     };
     for (i, except) in items(block.get("except")).iter().enumerate() {

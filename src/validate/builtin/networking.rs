@@ -7,6 +7,7 @@ use super::super::formats;
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{items, present, spec, text};
 use super::netaddr;
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// The legacy class annotation, which must agree with `ingressClassName` on create.
@@ -123,23 +124,18 @@ pub fn ingress(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         if !host.is_empty() {
             if netaddr::parse_ip(host).is_some() {
                 errors.push(FieldError::invalid(
-                    format!("{at}.host"),
+                    join(&at, ".host"),
                     FieldError::string_value(host),
                     "must be a DNS name, not an IP address",
                 ));
             }
             if host.contains('*') {
-                invalid_each(
-                    errors,
-                    &format!("{at}.host"),
-                    host,
-                    wildcard_subdomain(host),
-                );
+                invalid_each(errors, &join(&at, ".host"), host, wildcard_subdomain(host));
                 wildcard = true;
             } else {
                 invalid_each(
                     errors,
-                    &format!("{at}.host"),
+                    &join(&at, ".host"),
                     host,
                     formats::dns1123_subdomain(host),
                 );
@@ -203,7 +199,7 @@ fn rule_value(rule: &Value, path: &str, _opts: &Options, errors: &mut Vec<FieldE
     };
     let paths = items(http.get("paths"));
     if paths.is_empty() {
-        errors.push(FieldError::required(format!("{path}.http.paths"), ""));
+        errors.push(FieldError::required(join(path, ".http.paths"), ""));
     }
     for (i, p) in paths.iter().enumerate() {
         http_path(p, &format!("{path}.http.paths[{i}]"), errors);
@@ -214,7 +210,7 @@ fn rule_value(rule: &Value, path: &str, _opts: &Options, errors: &mut Vec<FieldE
 fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let Some(path_type) = present(p, "pathType") else {
         errors.push(FieldError::required(
-            format!("{at}.pathType"),
+            join(at, ".pathType"),
             "pathType must be specified",
         ));
         return;
@@ -222,7 +218,7 @@ fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let path = text(p, "path");
     let bad = |errors: &mut Vec<FieldError>, msg: String| {
         errors.push(FieldError::invalid(
-            format!("{at}.path"),
+            join(at, ".path"),
             FieldError::string_value(path),
             msg,
         ));
@@ -251,7 +247,7 @@ fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
             }
         }
         other => errors.push(FieldError::not_supported(
-            format!("{at}.pathType"),
+            join(at, ".pathType"),
             FieldError::string_value(other),
             PATH_TYPES,
         )),
@@ -259,7 +255,7 @@ fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let empty = Value::Null;
     backend(
         p.get("backend").unwrap_or(&empty),
-        &format!("{at}.backend"),
+        &join(at, ".backend"),
         errors,
     );
 }
@@ -276,15 +272,15 @@ fn backend(backend: &Value, at: &str, errors: &mut Vec<FieldError>) {
             empty_value(),
             "cannot set both resource and service backends",
         )),
-        (Some(r), None) => local_object_reference(r, &format!("{at}.resource"), errors),
+        (Some(r), None) => local_object_reference(r, &join(at, ".resource"), errors),
         (None, Some(s)) => {
             let name = text(s, "name");
             if name.is_empty() {
-                errors.push(FieldError::required(format!("{at}.service.name"), ""));
+                errors.push(FieldError::required(join(at, ".service.name"), ""));
             } else {
                 invalid_each(
                     errors,
-                    &format!("{at}.service.name"),
+                    &join(at, ".service.name"),
                     name,
                     formats::dns1035_label(name),
                 );
@@ -302,14 +298,14 @@ fn backend(backend: &Value, at: &str, errors: &mut Vec<FieldError>) {
             } else if !port_name.is_empty() {
                 invalid_each(
                     errors,
-                    &format!("{at}.service.port.name"),
+                    &join(at, ".service.port.name"),
                     port_name,
                     formats::port_name(port_name),
                 );
             } else if number != 0 {
                 for msg in formats::port_number(number) {
                     errors.push(FieldError::invalid(
-                        format!("{at}.service.port.number"),
+                        join(at, ".service.port.number"),
                         BadValue::Value(Value::Int(number)),
                         msg,
                     ));
@@ -331,7 +327,7 @@ fn local_object_reference(r: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(group) = present(r, "apiGroup").and_then(Value::as_str) {
         invalid_each(
             errors,
-            &format!("{at}.apiGroup"),
+            &join(at, ".apiGroup"),
             group,
             formats::dns1123_subdomain(group),
         );
@@ -412,7 +408,7 @@ fn domain_prefixed_path(at: &str, value: &str, errors: &mut Vec<FieldError>) {
 fn parameters(params: &Value, at: &str, errors: &mut Vec<FieldError>) {
     local_object_reference(params, at, errors);
     let Some(scope) = present(params, "scope") else {
-        errors.push(FieldError::required(format!("{at}.scope"), ""));
+        errors.push(FieldError::required(join(at, ".scope"), ""));
         return;
     };
     let scope = scope.as_str().unwrap_or("");
@@ -420,23 +416,23 @@ fn parameters(params: &Value, at: &str, errors: &mut Vec<FieldError>) {
     match scope {
         "Namespace" => match namespace {
             None => errors.push(FieldError::required(
-                format!("{at}.namespace"),
+                join(at, ".namespace"),
                 "`parameters.scope` is set to 'Namespace'",
             )),
             Some(ns) => invalid_each(
                 errors,
-                &format!("{at}.namespace"),
+                &join(at, ".namespace"),
                 ns,
                 formats::dns1123_label(ns),
             ),
         },
         "Cluster" if namespace.is_some() => errors.push(FieldError::forbidden(
-            format!("{at}.namespace"),
+            join(at, ".namespace"),
             "`parameters.scope` is set to 'Cluster'",
         )),
         "Cluster" => {}
         other => errors.push(FieldError::not_supported(
-            format!("{at}.scope"),
+            join(at, ".scope"),
             FieldError::string_value(other),
             PARAMETER_SCOPES,
         )),

@@ -12,6 +12,7 @@ use super::{
     topology_spread, volume_source,
 };
 use crate::kube::KubeVersion;
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -29,19 +30,19 @@ pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut
     let meta_value = template.get("metadata").unwrap_or(&empty);
     meta::labels(
         meta_value.get("labels"),
-        &format!("{path}.labels"),
+        &join(path, ".labels"),
         version,
         errors,
     );
     meta::annotations(
         meta_value.get("annotations"),
-        &format!("{path}.annotations"),
+        &join(path, ".annotations"),
         version,
         errors,
     );
     spec(
         template.get("spec").unwrap_or(&empty),
-        &format!("{path}.spec"),
+        &join(path, ".spec"),
         version,
         errors,
     );
@@ -51,24 +52,24 @@ pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut
 pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let volumes = volumes(
         items(spec.get("volumes")),
-        &format!("{path}.volumes"),
+        &join(path, ".volumes"),
         version,
         errors,
     );
     let containers = items(spec.get("containers"));
-    let containers_path = format!("{path}.containers");
+    let containers_path = join(path, ".containers");
     if containers.is_empty() {
         errors.push(FieldError::required(&containers_path, ""));
     }
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
-        let at = format!("{containers_path}[{i}]");
+        let at = indexed(&containers_path, i);
         container_common(c, &at, &volumes, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
             errors.push(FieldError::duplicate(
-                format!("{at}.name"),
+                join(&at, ".name"),
                 FieldError::string_value(name),
             ));
         }
@@ -83,7 +84,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
         let name = text(c, "name");
         if names.contains(name) {
             errors.push(FieldError::duplicate(
-                format!("{at}.name"),
+                join(&at, ".name"),
                 FieldError::string_value(name),
             ));
         } else if !name.is_empty() {
@@ -96,7 +97,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     enumerated(spec, "dnsPolicy", path, DNS_POLICIES, errors);
     meta::labels(
         spec.get("nodeSelector"),
-        &format!("{path}.nodeSelector"),
+        &join(path, ".nodeSelector"),
         version,
         errors,
     );
@@ -109,7 +110,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     if !account.is_empty() {
         for msg in formats::dns1123_subdomain(account) {
             errors.push(FieldError::invalid(
-                format!("{path}.serviceAccountName"),
+                join(path, ".serviceAccountName"),
                 FieldError::string_value(account),
                 msg,
             ));
@@ -119,7 +120,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     if let Some(n) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64) {
         if !(1..=i64::from(i32::MAX)).contains(&n) {
             errors.push(FieldError::invalid(
-                format!("{path}.activeDeadlineSeconds"),
+                join(path, ".activeDeadlineSeconds"),
                 BadValue::Value(Value::Int(n)),
                 formats::inclusive_range(1, i64::from(i32::MAX)),
             ));
@@ -128,7 +129,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     dns::host_names(spec, path, errors);
     toleration::tolerations(
         items(spec.get("tolerations")),
-        &format!("{path}.tolerations"),
+        &join(path, ".tolerations"),
         version,
         errors,
     );
@@ -188,8 +189,8 @@ fn volumes<'v>(
     let mut valid = Volumes::new();
     let mut names = HashSet::new();
     for (i, v) in volumes.iter().enumerate() {
-        let at = format!("{path}[{i}]");
-        let name_at = format!("{at}.name");
+        let at = indexed(path, i);
+        let name_at = join(&at, ".name");
         let name = text(v, "name");
         let before = errors.len();
         volume_source::check(v, &at, version, errors);
@@ -229,18 +230,18 @@ fn container_common(
 ) {
     let name = text(c, "name");
     if name.is_empty() {
-        errors.push(FieldError::required(format!("{path}.name"), ""));
+        errors.push(FieldError::required(join(path, ".name"), ""));
     } else {
         for msg in formats::dns1123_label(name) {
             errors.push(FieldError::invalid(
-                format!("{path}.name"),
+                join(path, ".name"),
                 FieldError::string_value(name),
                 msg,
             ));
         }
     }
     if text(c, "image").is_empty() {
-        errors.push(FieldError::required(format!("{path}.image"), ""));
+        errors.push(FieldError::required(join(path, ".image"), ""));
     }
     enumerated(
         c,
@@ -249,11 +250,11 @@ fn container_common(
         TERMINATION_MESSAGE_POLICIES,
         errors,
     );
-    ports(items(c.get("ports")), &format!("{path}.ports"), errors);
-    env::env(items(c.get("env")), &format!("{path}.env"), version, errors);
+    ports(items(c.get("ports")), &join(path, ".ports"), errors);
+    env::env(items(c.get("env")), &join(path, ".env"), version, errors);
     env::env_from(
         items(c.get("envFrom")),
-        &format!("{path}.envFrom"),
+        &join(path, ".envFrom"),
         version,
         errors,
     );
@@ -266,21 +267,21 @@ fn container_common(
 fn ports(ports: &[Value], path: &str, errors: &mut Vec<FieldError>) {
     let mut names = HashSet::new();
     for (i, p) in ports.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let name = text(p, "name");
         if !name.is_empty() {
             let msgs = formats::port_name(name);
             if !msgs.is_empty() {
                 for msg in msgs {
                     errors.push(FieldError::invalid(
-                        format!("{at}.name"),
+                        join(&at, ".name"),
                         FieldError::string_value(name),
                         msg,
                     ));
                 }
             } else if !names.insert(name) {
                 errors.push(FieldError::duplicate(
-                    format!("{at}.name"),
+                    join(&at, ".name"),
                     FieldError::string_value(name),
                 ));
             }
@@ -288,14 +289,14 @@ fn ports(ports: &[Value], path: &str, errors: &mut Vec<FieldError>) {
         // Numbers that are not integers are the decoder's to refuse (`super::super::decode`).
         match p.get("containerPort") {
             None | Some(Value::Null) | Some(Value::Int(0)) => {
-                errors.push(FieldError::required(format!("{at}.containerPort"), ""));
+                errors.push(FieldError::required(join(&at, ".containerPort"), ""));
             }
-            Some(Value::Int(n)) => port_number(*n, &format!("{at}.containerPort"), errors),
+            Some(Value::Int(n)) => port_number(*n, &join(&at, ".containerPort"), errors),
             Some(_) => {}
         }
         if let Some(Value::Int(n)) = p.get("hostPort") {
             if *n != 0 {
-                port_number(*n, &format!("{at}.hostPort"), errors);
+                port_number(*n, &join(&at, ".hostPort"), errors);
             }
         }
         protocol(p, &at, errors);

@@ -7,6 +7,7 @@ use super::super::{BadValue, FieldError};
 use super::fields::present;
 use super::pod::port_number;
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// `IsHTTPHeaderName`'s message (apimachinery pkg/util/validation).
@@ -22,7 +23,7 @@ fn int(v: &Value, key: &str) -> i64 {
 /// `validateContainers`' handler part: the lifecycle, then the three probes.
 pub fn container(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
     if let Some(lifecycle) = present(c, "lifecycle") {
-        self::lifecycle(lifecycle, &format!("{path}.lifecycle"), errors);
+        self::lifecycle(lifecycle, &join(path, ".lifecycle"), errors);
     }
     for (key, kind) in [
         ("livenessProbe", Kind::Liveness),
@@ -52,7 +53,7 @@ pub fn init_container(
     let only_always = ONLY_ALWAYS.contains(version);
     if let Some(p) = policy.filter(|p| *p != "Always" && only_always) {
         errors.push(FieldError::not_supported(
-            format!("{path}.restartPolicy"),
+            join(path, ".restartPolicy"),
             FieldError::string_value(p),
             &["Always"],
         ));
@@ -112,7 +113,7 @@ fn probe(p: &Value, path: &str, kind: Kind, errors: &mut Vec<FieldError>) {
         .and_then(Value::as_i64);
     if let Some(g) = grace.filter(|g| *g <= 0) {
         errors.push(FieldError::invalid(
-            format!("{path}.terminationGracePeriodSeconds"),
+            join(path, ".terminationGracePeriodSeconds"),
             BadValue::Value(Value::Int(g)),
             "must be greater than 0",
         ));
@@ -122,7 +123,7 @@ fn probe(p: &Value, path: &str, kind: Kind, errors: &mut Vec<FieldError>) {
             let n = int(p, "successThreshold");
             if n != 1 {
                 errors.push(FieldError::invalid(
-                    format!("{path}.successThreshold"),
+                    join(path, ".successThreshold"),
                     BadValue::Value(Value::Int(n)),
                     "must be 1",
                 ));
@@ -131,7 +132,7 @@ fn probe(p: &Value, path: &str, kind: Kind, errors: &mut Vec<FieldError>) {
         Kind::Readiness => {
             if let Some(g) = grace {
                 errors.push(FieldError::invalid(
-                    format!("{path}.terminationGracePeriodSeconds"),
+                    join(path, ".terminationGracePeriodSeconds"),
                     BadValue::Value(Value::Int(g)),
                     "must not be set for readinessProbes",
                 ));
@@ -178,11 +179,11 @@ fn handler(h: &Value, path: &str, types: &[&str], errors: &mut Vec<FieldError>) 
                     .and_then(Value::as_list)
                     .is_none_or(Vec::is_empty) =>
             {
-                errors.push(FieldError::required(format!("{at}.command"), ""));
+                errors.push(FieldError::required(join(&at, ".command"), ""));
             }
             "httpGet" => http_get(action, &at, errors),
-            "tcpSocket" => port_num_or_name(action.get("port"), &format!("{at}.port"), errors),
-            "grpc" => port_number(int(action, "port"), &format!("{at}.port"), errors),
+            "tcpSocket" => port_num_or_name(action.get("port"), &join(&at, ".port"), errors),
+            "grpc" => port_number(int(action, "port"), &join(&at, ".port"), errors),
             _ => {}
         }
     }
@@ -199,13 +200,13 @@ fn http_get(action: &Value, path: &str, errors: &mut Vec<FieldError>) {
         .unwrap_or("")
         .is_empty()
     {
-        errors.push(FieldError::required(format!("{path}.path"), ""));
+        errors.push(FieldError::required(join(path, ".path"), ""));
     }
-    port_num_or_name(action.get("port"), &format!("{path}.port"), errors);
+    port_num_or_name(action.get("port"), &join(path, ".port"), errors);
     let scheme = action.get("scheme").and_then(Value::as_str).unwrap_or("");
     if !HTTP_SCHEMES.contains(&scheme) {
         errors.push(FieldError::not_supported(
-            format!("{path}.scheme"),
+            join(path, ".scheme"),
             FieldError::string_value(scheme),
             HTTP_SCHEMES,
         ));
@@ -221,7 +222,7 @@ fn http_get(action: &Value, path: &str, errors: &mut Vec<FieldError>) {
             !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         if !valid {
             errors.push(FieldError::invalid(
-                format!("{path}.httpHeaders"),
+                join(path, ".httpHeaders"),
                 FieldError::string_value(name),
                 HTTP_HEADER_MSG,
             ));

@@ -11,6 +11,7 @@ use super::fields::{items, present, quantity_text, text};
 use super::volume_source::{file_mode, key_to_path, local_non_reserved};
 use crate::defaults::quantity::canonicalize;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -33,7 +34,7 @@ const MAX_TOKEN_SECONDS: i64 = 1 << 32;
 
 /// `validateDownwardAPIVolumeSource` at `at` (`…volumes[0].downwardAPI`).
 pub fn downward_api_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
-    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     for file in items(v.get("items")) {
         downward_file(file, at, errors);
     }
@@ -43,12 +44,12 @@ pub fn downward_api_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec
 fn downward_file(file: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let p = text(file, "path");
     if p.is_empty() {
-        errors.push(FieldError::required(format!("{at}.path"), ""));
+        errors.push(FieldError::required(join(at, ".path"), ""));
     }
-    local_non_reserved(p, &format!("{at}.path"), errors);
+    local_non_reserved(p, &join(at, ".path"), errors);
     let resource = present(file, "resourceFieldRef");
     if let Some(r) = present(file, "fieldRef") {
-        field_ref(r, &format!("{at}.fieldRef"), VOLUME_FIELD_PATHS, errors);
+        field_ref(r, &join(at, ".fieldRef"), VOLUME_FIELD_PATHS, errors);
         if resource.is_some() {
             errors.push(FieldError::invalid(
                 at,
@@ -57,14 +58,14 @@ fn downward_file(file: &Value, at: &str, errors: &mut Vec<FieldError>) {
             ));
         }
     } else if let Some(r) = resource {
-        resource_field_ref(r, &format!("{at}.resourceFieldRef"), errors);
+        resource_field_ref(r, &join(at, ".resourceFieldRef"), errors);
     } else {
         errors.push(FieldError::required(
             at,
             "one of fieldRef and resourceFieldRef is required",
         ));
     }
-    file_mode(file.get("mode"), &format!("{at}.mode"), errors);
+    file_mode(file.get("mode"), &join(at, ".mode"), errors);
 }
 
 /// `validateContainerResourceFieldSelector` for volume files: a container name, a resource,
@@ -72,14 +73,14 @@ fn downward_file(file: &Value, at: &str, errors: &mut Vec<FieldError>) {
 fn resource_field_ref(r: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let resource = text(r, "resource");
     if text(r, "containerName").is_empty() {
-        errors.push(FieldError::required(format!("{at}.containerName"), ""));
+        errors.push(FieldError::required(join(at, ".containerName"), ""));
     } else if resource.is_empty() {
-        errors.push(FieldError::required(format!("{at}.resource"), ""));
+        errors.push(FieldError::required(join(at, ".resource"), ""));
     } else if !RESOURCE_FIELD_PATHS.contains(&resource)
         && !HUGEPAGES_PREFIXES.iter().any(|p| resource.starts_with(p))
     {
         errors.push(FieldError::not_supported(
-            format!("{at}.resource"),
+            join(at, ".resource"),
             FieldError::string_value(resource),
             RESOURCE_FIELD_PATHS,
         ));
@@ -101,7 +102,7 @@ fn divisor(resource: &str, divisor: Option<&Value>, at: &str, errors: &mut Vec<F
     }
     let mut refuse = |detail: String| {
         errors.push(FieldError::invalid(
-            format!("{at}.divisor"),
+            join(at, ".divisor"),
             FieldError::string_value(resource),
             detail,
         ));
@@ -132,7 +133,7 @@ fn divisor(resource: &str, divisor: Option<&Value>, at: &str, errors: &mut Vec<F
 
 /// `validateProjectedVolumeSource` at `at` (`…volumes[0].projected`).
 pub fn projected_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
-    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     let mut paths = HashSet::new();
     for (i, source) in items(v.get("sources")).iter().enumerate() {
         let src = format!("{at}.sources[{i}]");
@@ -161,7 +162,7 @@ pub fn projected_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
         if let Some(d) = present(source, "downwardAPI") {
             count += 1;
             for file in items(d.get("items")) {
-                downward_file(file, &format!("{src}.downwardAPI"), errors);
+                downward_file(file, &join(&src, ".downwardAPI"), errors);
                 let p = text(file, "path");
                 if !p.is_empty() && !paths.insert(p) {
                     errors.push(FieldError::invalid(
@@ -191,7 +192,7 @@ fn service_account_token(token: &Value, src: &str, at: &str, errors: &mut Vec<Fi
         .get("expirationSeconds")
         .and_then(Value::as_i64)
         .unwrap_or(3600);
-    let seconds_at = format!("{src}.serviceAccountToken.expirationSeconds");
+    let seconds_at = join(src, ".serviceAccountToken.expirationSeconds");
     let refuse = |detail, errors: &mut Vec<FieldError>| {
         errors.push(FieldError::invalid(
             &seconds_at,
@@ -210,8 +211,8 @@ fn service_account_token(token: &Value, src: &str, at: &str, errors: &mut Vec<Fi
     }
     let p = text(token, "path");
     if p.is_empty() {
-        errors.push(FieldError::required(format!("{at}.path"), ""));
+        errors.push(FieldError::required(join(at, ".path"), ""));
     } else {
-        local_non_reserved(p, &format!("{at}.path"), errors);
+        local_non_reserved(p, &join(at, ".path"), errors);
     }
 }

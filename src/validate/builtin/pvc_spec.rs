@@ -9,6 +9,7 @@ use super::fields::{items, present, quantity_text, text};
 use super::selector;
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::join;
 use crate::value::{Map, Value};
 use std::cmp::Ordering;
 
@@ -30,7 +31,7 @@ const VOLUME_ATTRIBUTES_CLASS: VersionRange = VersionRange::since(34);
 /// error for an empty list (`None`: not checked here).
 pub fn access_modes(spec: &Value, path: &str, required: &str, errors: &mut Vec<FieldError>) {
     let modes = items(spec.get("accessModes"));
-    let at = format!("{path}.accessModes");
+    let at = join(path, ".accessModes");
     if modes.is_empty() {
         errors.push(FieldError::required(&at, required));
     }
@@ -128,14 +129,14 @@ pub fn validate_spec(spec: &Value, path: &str, opts: &SpecOptions, errors: &mut 
     }
     if let Some(class) = present(spec, "storageClassName").and_then(Value::as_str) {
         if !class.is_empty() {
-            class_name(class, &format!("{path}.storageClassName"), errors);
+            class_name(class, &join(path, ".storageClassName"), errors);
         }
     }
     if let Some(mode) = present(spec, "volumeMode") {
         let mode = mode.as_str().unwrap_or("");
         if !VOLUME_MODES.contains(&mode) {
             errors.push(FieldError::not_supported(
-                format!("{path}.volumeMode"),
+                join(path, ".volumeMode"),
                 FieldError::string_value(mode),
                 VOLUME_MODES,
             ));
@@ -147,7 +148,7 @@ pub fn validate_spec(spec: &Value, path: &str, opts: &SpecOptions, errors: &mut 
     if attributes_on {
         if let Some(class) = present(spec, "volumeAttributesClassName").and_then(Value::as_str) {
             if !class.is_empty() {
-                class_name(class, &format!("{path}.volumeAttributesClassName"), errors);
+                class_name(class, &join(path, ".volumeAttributesClassName"), errors);
             }
         }
     }
@@ -178,7 +179,7 @@ fn access_modes_and_selector(
                 !e.is_empty()
             });
         if !old_invalid {
-            selector::validate(sel, &format!("{path}.selector"), version, errors);
+            selector::validate(sel, &join(path, ".selector"), version, errors);
         }
     }
     errors.extend(rest);
@@ -211,11 +212,11 @@ fn data_sources(
         let Some(r) = reference else { continue };
         let at = format!("{path}.{key}");
         if text(r, "name").is_empty() {
-            errors.push(FieldError::required(format!("{at}.name"), ""));
+            errors.push(FieldError::required(join(&at, ".name"), ""));
         }
         let kind = text(r, "kind");
         if kind.is_empty() {
-            errors.push(FieldError::required(format!("{at}.kind"), ""));
+            errors.push(FieldError::required(join(&at, ".kind"), ""));
         }
         let group = text(r, "apiGroup");
         if group.is_empty() && kind != "PersistentVolumeClaim" {
@@ -228,7 +229,7 @@ fn data_sources(
         if !group.is_empty() && !allow_invalid_group {
             for msg in formats::dns1123_subdomain(group) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.apiGroup"),
+                    join(&at, ".apiGroup"),
                     FieldError::string_value(group),
                     msg,
                 ));
@@ -238,7 +239,7 @@ fn data_sources(
         if key == "dataSourceRef" && !namespace.is_empty() {
             for msg in formats::dns1123_label(namespace) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.namespace"),
+                    join(&at, ".namespace"),
                     FieldError::string_value(namespace),
                     msg,
                 ));
@@ -257,7 +258,7 @@ fn data_sources(
     if let Some(detail) = detail {
         errors.push(FieldError::invalid(
             path,
-            quoted_path(&format!("{path}.dataSource")),
+            quoted_path(&join(path, ".dataSource")),
             detail,
         ));
     }

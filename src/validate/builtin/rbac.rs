@@ -10,6 +10,7 @@ use super::super::goprint::{go_quote, GoType};
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{items, text};
 use super::selector::{self, Selector};
+use crate::validate::field::{indexed, join};
 use crate::value::{Map, Value};
 
 /// `rbac.GroupName`.
@@ -35,7 +36,7 @@ pub fn cluster_role(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         ));
     }
     for (i, s) in selectors.iter().enumerate() {
-        let at = format!("{base}[{i}]");
+        let at = indexed(base, i);
         selector::validate(s, &at, w.version(), errors);
         if !Selector::of(Some(s)).converts() {
             // The selector the failed conversion returns is nil.
@@ -60,7 +61,7 @@ fn policy_rule(rule: &Value, namespaced: bool, path: &str, errors: &mut Vec<Fiel
     let count = |key: &str| items(rule.get(key)).len();
     if count("verbs") == 0 {
         errors.push(FieldError::required(
-            format!("{path}.verbs"),
+            join(path, ".verbs"),
             "verbs must contain at least one value",
         ));
     }
@@ -71,7 +72,7 @@ fn policy_rule(rule: &Value, namespaced: bool, path: &str, errors: &mut Vec<Fiel
                 &GoType::StringList,
             )
         };
-        let at = format!("{path}.nonResourceURLs");
+        let at = join(path, ".nonResourceURLs");
         if namespaced {
             errors.push(FieldError::invalid(
                 &at,
@@ -90,13 +91,13 @@ fn policy_rule(rule: &Value, namespaced: bool, path: &str, errors: &mut Vec<Fiel
     }
     if count("apiGroups") == 0 {
         errors.push(FieldError::required(
-            format!("{path}.apiGroups"),
+            join(path, ".apiGroups"),
             "resource rules must supply at least one api group",
         ));
     }
     if count("resources") == 0 {
         errors.push(FieldError::required(
-            format!("{path}.resources"),
+            join(path, ".resources"),
             "resource rules must supply at least one resource",
         ));
     }
@@ -188,7 +189,7 @@ fn quoted_role_ref(role_ref: &Value) -> BadValue {
 fn subject(s: &Value, namespaced: bool, path: &str, errors: &mut Vec<FieldError>) {
     let name = text(s, "name");
     if name.is_empty() {
-        errors.push(FieldError::required(format!("{path}.name"), ""));
+        errors.push(FieldError::required(join(path, ".name"), ""));
     }
     let api_group = text(s, "apiGroup");
     match text(s, "kind") {
@@ -196,7 +197,7 @@ fn subject(s: &Value, namespaced: bool, path: &str, errors: &mut Vec<FieldError>
             if !name.is_empty() {
                 for msg in formats::dns1123_subdomain(name) {
                     errors.push(FieldError::invalid(
-                        format!("{path}.name"),
+                        join(path, ".name"),
                         FieldError::string_value(name),
                         msg,
                     ));
@@ -204,26 +205,26 @@ fn subject(s: &Value, namespaced: bool, path: &str, errors: &mut Vec<FieldError>
             }
             if !api_group.is_empty() {
                 errors.push(FieldError::not_supported(
-                    format!("{path}.apiGroup"),
+                    join(path, ".apiGroup"),
                     FieldError::string_value(api_group),
                     &[""],
                 ));
             }
             if !namespaced && text(s, "namespace").is_empty() {
-                errors.push(FieldError::required(format!("{path}.namespace"), ""));
+                errors.push(FieldError::required(join(path, ".namespace"), ""));
             }
         }
         "User" | "Group" => {
             if api_group != RBAC_GROUP {
                 errors.push(FieldError::not_supported(
-                    format!("{path}.apiGroup"),
+                    join(path, ".apiGroup"),
                     FieldError::string_value(api_group),
                     &[RBAC_GROUP],
                 ));
             }
         }
         other => errors.push(FieldError::not_supported(
-            format!("{path}.kind"),
+            join(path, ".kind"),
             FieldError::string_value(other),
             &["ServiceAccount", "User", "Group"],
         )),

@@ -11,6 +11,7 @@ use super::super::FieldError;
 use super::fields::quantity_text;
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::KubeVersion;
+use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -197,22 +198,22 @@ fn entries<'v>(resources: Option<&'v Value>, key: &str) -> Vec<(&'v str, Amount)
 /// `ValidateContainerResourceRequirements` for the container `c` at `path`.
 pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let resources = c.get("resources");
-    let at = format!("{path}.resources");
-    let (limits_at, requests_at) = (format!("{at}.limits"), format!("{at}.requests"));
+    let at = join(path, ".resources");
+    let (limits_at, requests_at) = (join(&at, ".limits"), join(&at, ".requests"));
     let limits = entries(resources, "limits");
     let requests = entries(resources, "requests");
     let cpu_or_memory = |name: &str| name == "cpu" || name == "memory";
     let mut has_cpu_or_memory = false;
     let mut has_hugepages = false;
     for (name, amount) in &limits {
-        let key_at = format!("{limits_at}[{name}]");
+        let key_at = keyed(&limits_at, name);
         container_resource_name(name, &key_at, version, errors);
         quantity_value(name, amount, &key_at, version, errors);
         has_hugepages |= is_hugepages(name);
         has_cpu_or_memory |= cpu_or_memory(name);
     }
     for (name, amount) in &requests {
-        let key_at = format!("{requests_at}[{name}]");
+        let key_at = keyed(&requests_at, name);
         container_resource_name(name, &key_at, version, errors);
         quantity_value(name, amount, &key_at, version, errors);
         match limits.iter().find(|(n, _)| n == name) {

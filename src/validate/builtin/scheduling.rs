@@ -7,6 +7,7 @@ use super::super::formats;
 use super::super::FieldError;
 use super::fields::{items, present, text};
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -59,7 +60,7 @@ fn subdomain(name: &str, path: &str, errors: &mut Vec<FieldError>) {
 pub fn node_name(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let name = text(spec, "nodeName");
     if !name.is_empty() {
-        subdomain(name, &format!("{path}.nodeName"), errors);
+        subdomain(name, &join(path, ".nodeName"), errors);
     }
 }
 
@@ -69,17 +70,17 @@ pub fn node_name(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
 pub fn classes(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let priority = text(spec, "priorityClassName");
     if !priority.is_empty() {
-        subdomain(priority, &format!("{path}.priorityClassName"), errors);
+        subdomain(priority, &join(path, ".priorityClassName"), errors);
     }
     if let Some(runtime) = present(spec, "runtimeClassName") {
         subdomain(
             runtime.as_str().unwrap_or(""),
-            &format!("{path}.runtimeClassName"),
+            &join(path, ".runtimeClassName"),
             errors,
         );
     }
     if let Some(policy) = present(spec, "preemptionPolicy") {
-        let at = format!("{path}.preemptionPolicy");
+        let at = join(path, ".preemptionPolicy");
         match policy.as_str().unwrap_or("") {
             "" => errors.push(FieldError::required(at, "")),
             p if PREEMPTION_POLICIES.contains(&p) => {}

@@ -8,6 +8,7 @@ use super::fields::{items, present, text};
 use super::volume_source::local_descending;
 use super::{sysctl, windows_options};
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::join;
 use crate::value::{Map, Value};
 
 /// `validFSGroupChangePolicies`, sorted as `sets.List` sorts them.
@@ -36,7 +37,7 @@ const MAX_LOCALHOST_PROFILE_LENGTH: usize = 4095;
 pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     static NULL: Value = Value::Null;
     let sc = present(spec, "securityContext").unwrap_or(&NULL);
-    let at = format!("{path}.securityContext");
+    let at = join(path, ".securityContext");
     id(sc, "fsGroup", &at, errors);
     id(sc, "runAsUser", &at, errors);
     id(sc, "runAsGroup", &at, errors);
@@ -48,14 +49,14 @@ pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fiel
     let flag = |key: &str| spec.get(key).and_then(Value::as_bool) == Some(true);
     if flag("shareProcessNamespace") && flag("hostPID") {
         errors.push(FieldError::invalid(
-            format!("{at}.shareProcessNamespace"),
+            join(&at, ".shareProcessNamespace"),
             BadValue::Value(Value::Bool(true)),
             "ShareProcessNamespace and HostPID cannot both be enabled",
         ));
     }
     sysctl::sysctls(
         items(sc.get("sysctls")),
-        &format!("{at}.sysctls"),
+        &join(&at, ".sysctls"),
         flag("hostNetwork"),
         flag("hostIPC"),
         errors,
@@ -64,7 +65,7 @@ pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fiel
         let policy = policy.as_str().unwrap_or("");
         if !FS_GROUP_CHANGE_POLICIES.contains(&policy) {
             errors.push(FieldError::not_supported(
-                format!("{at}.fsGroupChangePolicy"),
+                join(&at, ".fsGroupChangePolicy"),
                 FieldError::string_value(policy),
                 FS_GROUP_CHANGE_POLICIES,
             ));
@@ -78,7 +79,7 @@ pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fiel
             let policy = policy.as_str().unwrap_or("");
             if !SUPPLEMENTAL_GROUPS_POLICIES.contains(&policy) {
                 errors.push(FieldError::not_supported(
-                    format!("{at}.supplementalGroupsPolicy"),
+                    join(&at, ".supplementalGroupsPolicy"),
                     FieldError::string_value(policy),
                     SUPPLEMENTAL_GROUPS_POLICIES,
                 ));
@@ -100,13 +101,13 @@ pub fn container(
     let Some(sc) = present(c, "securityContext") else {
         return;
     };
-    let at = format!("{path}.securityContext");
+    let at = join(path, ".securityContext");
     id(sc, "runAsUser", &at, errors);
     id(sc, "runAsGroup", &at, errors);
     if PROC_MOUNT.contains(version) {
         if let Some(mount) = present(sc, "procMount") {
             let mount = mount.as_str().unwrap_or("");
-            let field = format!("{at}.procMount");
+            let field = join(&at, ".procMount");
             if !PROC_MOUNT_TYPES.contains(&mount) {
                 errors.push(FieldError::not_supported(
                     &field,
@@ -171,22 +172,22 @@ fn seccomp(profile: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
     let Some(p) = profile else {
         return;
     };
-    let at = format!("{path}.seccompProfile");
+    let at = join(path, ".seccompProfile");
     let kind = text(p, "type");
     match kind {
         "Localhost" | "RuntimeDefault" | "Unconfined" => {}
         "" => errors.push(FieldError::required(
-            format!("{at}.type"),
+            join(&at, ".type"),
             "type is required when seccompProfile is set",
         )),
         other => errors.push(FieldError::not_supported(
-            format!("{at}.type"),
+            join(&at, ".type"),
             FieldError::string_value(other),
             SECCOMP_TYPES,
         )),
     }
     let local = present(p, "localhostProfile");
-    let field = format!("{at}.localhostProfile");
+    let field = join(&at, ".localhostProfile");
     if kind == "Localhost" {
         match local {
             None => errors.push(FieldError::required(
@@ -214,8 +215,8 @@ fn app_armor(
     let Some(p) = profile else {
         return;
     };
-    let at = format!("{path}.appArmorProfile");
-    let field = format!("{at}.localhostProfile");
+    let at = join(path, ".appArmorProfile");
+    let field = join(&at, ".localhostProfile");
     let local = present(p, "localhostProfile");
     match text(p, "type") {
         "Localhost" => match local.map(|l| l.as_str().unwrap_or("")) {
@@ -255,11 +256,11 @@ fn app_armor(
             }
         }
         "" => errors.push(FieldError::required(
-            format!("{at}.type"),
+            join(&at, ".type"),
             "type is required when appArmorProfile is set",
         )),
         other => errors.push(FieldError::not_supported(
-            format!("{at}.type"),
+            join(&at, ".type"),
             FieldError::string_value(other),
             APPARMOR_TYPES,
         )),

@@ -8,13 +8,14 @@ use super::super::{BadValue, FieldError};
 use super::fields::text;
 use super::meta;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::{Map, Value};
 
 /// `ValidateLabelSelector` (strict: label values in expressions are checked).
 pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     meta::labels(
         selector.get("matchLabels"),
-        &format!("{path}.matchLabels"),
+        &join(path, ".matchLabels"),
         version,
         errors,
     );
@@ -27,16 +28,16 @@ pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut
         let has_values = values.is_some_and(|v| !v.is_empty());
         match text(expr, "operator") {
             "In" | "NotIn" if !has_values => errors.push(FieldError::required(
-                format!("{at}.values"),
+                join(&at, ".values"),
                 "must be specified when `operator` is 'In' or 'NotIn'",
             )),
             "Exists" | "DoesNotExist" if has_values => errors.push(FieldError::forbidden(
-                format!("{at}.values"),
+                join(&at, ".values"),
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
             )),
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
             other => errors.push(FieldError::invalid(
-                format!("{at}.operator"),
+                join(&at, ".operator"),
                 FieldError::string_value(other),
                 "not a valid selector operator",
             )),
@@ -44,7 +45,7 @@ pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut
         let key = text(expr, "key");
         for msg in super::super::formats::label_key(key, version) {
             errors.push(FieldError::invalid(
-                format!("{at}.key"),
+                join(&at, ".key"),
                 FieldError::string_value(key),
                 msg,
             ));

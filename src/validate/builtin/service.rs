@@ -8,6 +8,7 @@ use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
 use super::meta;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 
 /// kube-apiserver's default `--service-node-port-range`.
@@ -151,10 +152,10 @@ fn client_ip_config(config: Option<&Value>, errors: &mut Vec<FieldError>) {
         return;
     };
     let Some(client_ip) = present(config, "clientIP") else {
-        errors.push(FieldError::required(format!("{path}.clientIP"), WHEN));
+        errors.push(FieldError::required(join(path, ".clientIP"), WHEN));
         return;
     };
-    let at = format!("{path}.clientIP.timeoutSeconds");
+    let at = join(path, ".clientIP.timeoutSeconds");
     match client_ip.get("timeoutSeconds").and_then(Value::as_i64) {
         None => errors.push(FieldError::required(at, WHEN)),
         Some(t) if t <= 0 || t > MAX_AFFINITY_SECONDS => errors.push(FieldError::invalid(

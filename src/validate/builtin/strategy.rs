@@ -8,6 +8,7 @@ use super::fields::{present, text};
 use super::policy::{quoted_int_or_string, PERCENT_MSG};
 use super::workloads::non_negative;
 use crate::kube::VersionRange;
+use crate::validate::field::join;
 use crate::value::{Map, Value};
 
 /// `MaxUnavailableStatefulSet` is on by default from 1.35 (beta; alpha and off since 1.24,
@@ -135,12 +136,12 @@ pub fn deployment(spec: &Value, errors: &mut Vec<FieldError>) {
             Some(r) => {
                 let path = "spec.strategy.rollingUpdate";
                 let (mu, ms) = (present(r, "maxUnavailable"), present(r, "maxSurge"));
-                let mu_path = format!("{path}.maxUnavailable");
+                let mu_path = join(path, ".maxUnavailable");
                 if let Some(v) = mu {
                     positive_int_or_percent(v, &mu_path, errors);
                 }
                 if let Some(v) = ms {
-                    positive_int_or_percent(v, &format!("{path}.maxSurge"), errors);
+                    positive_int_or_percent(v, &join(path, ".maxSurge"), errors);
                 }
                 if int_or_percent_value(mu) == 0 && int_or_percent_value(ms) == 0 {
                     errors.push(FieldError::invalid(
@@ -186,12 +187,12 @@ pub fn daemon_set(spec: &Value, errors: &mut Vec<FieldError>) {
         "OnDelete" => {}
         "RollingUpdate" => {
             let Some(r) = rolling else {
-                errors.push(FieldError::required(format!("{path}.rollingUpdate"), ""));
+                errors.push(FieldError::required(join(path, ".rollingUpdate"), ""));
                 return;
             };
             let (mu, ms) = (present(r, "maxUnavailable"), present(r, "maxSurge"));
-            let mu_path = format!("{path}.rollingUpdate.maxUnavailable");
-            let ms_path = format!("{path}.rollingUpdate.maxSurge");
+            let mu_path = join(path, ".rollingUpdate.maxUnavailable");
+            let ms_path = join(path, ".rollingUpdate.maxSurge");
             for (v, p) in [(mu, &mu_path), (ms, &ms_path)] {
                 if let Some(v) = v {
                     positive_int_or_percent(v, p, errors);
@@ -278,7 +279,7 @@ pub fn stateful_set(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
         "OnDelete" => {
             if let Some(r) = rolling {
                 errors.push(FieldError::invalid(
-                    format!("{path}.rollingUpdate"),
+                    join(path, ".rollingUpdate"),
                     quoted_stateful_rolling(partition(r), stateful_max_unavailable(w, r)),
                     "only allowed for updateStrategy 'RollingUpdate'",
                 ));
@@ -288,11 +289,11 @@ pub fn stateful_set(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
             if let Some(r) = rolling {
                 non_negative(
                     r.get("partition"),
-                    &format!("{path}.rollingUpdate.partition"),
+                    &join(path, ".rollingUpdate.partition"),
                     errors,
                 );
                 if let Some(mu) = stateful_max_unavailable(w, r) {
-                    let mu_path = format!("{path}.rollingUpdate.maxUnavailable");
+                    let mu_path = join(path, ".rollingUpdate.maxUnavailable");
                     positive_int_or_percent(mu, &mu_path, errors);
                     if int_or_percent_value(Some(mu)) == 0 {
                         errors.push(FieldError::invalid(

@@ -6,6 +6,7 @@ use super::super::FieldError;
 use super::fields::text;
 use super::selector::semantic_eq;
 use crate::kube::KubeVersion;
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
 /// `core.TaintEffect` values in the server's order.
@@ -15,7 +16,7 @@ const OPERATORS: &[&str] = &["Equal", "Exists"];
 /// `ValidateTolerations` at `path` (`spec.tolerations`).
 pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     for (i, t) in list.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         let (key, operator, value, effect) = (
             text(t, "key"),
             text(t, "operator"),
@@ -26,7 +27,7 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
             // `ValidateLabelName`
             for msg in formats::label_key(key, version) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.key"),
+                    join(&at, ".key"),
                     FieldError::string_value(key),
                     msg,
                 ));
@@ -34,14 +35,14 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
         }
         if key.is_empty() && operator != "Exists" {
             errors.push(FieldError::invalid(
-                format!("{at}.operator"),
+                join(&at, ".operator"),
                 FieldError::string_value(operator),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.get("tolerationSeconds").is_some_and(|s| !s.is_null()) && effect != "NoExecute" {
             errors.push(FieldError::invalid(
-                format!("{at}.effect"),
+                join(&at, ".effect"),
                 FieldError::string_value(effect),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
@@ -51,7 +52,7 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
                 let msgs = formats::label_value(value, version);
                 if !msgs.is_empty() {
                     errors.push(FieldError::invalid(
-                        format!("{at}.operator"),
+                        join(&at, ".operator"),
                         FieldError::string_value(value),
                         msgs.join(";"),
                     ));
@@ -60,21 +61,21 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
             "Exists" => {
                 if !value.is_empty() {
                     errors.push(FieldError::invalid(
-                        format!("{at}.operator"),
+                        join(&at, ".operator"),
                         FieldError::string_value(value),
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
             }
             other => errors.push(FieldError::not_supported(
-                format!("{at}.operator"),
+                join(&at, ".operator"),
                 FieldError::string_value(other),
                 OPERATORS,
             )),
         }
         if !effect.is_empty() && !EFFECTS.contains(&effect) {
             errors.push(FieldError::not_supported(
-                format!("{at}.effect"),
+                join(&at, ".effect"),
                 FieldError::string_value(effect),
                 EFFECTS,
             ));

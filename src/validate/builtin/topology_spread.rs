@@ -7,6 +7,7 @@ use super::affinity::label_name;
 use super::fields::{items, present, text};
 use super::selector;
 use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -29,7 +30,7 @@ pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut 
         let max_skew = c.get("maxSkew").and_then(Value::as_i64).unwrap_or(0);
         if max_skew <= 0 {
             errors.push(FieldError::invalid(
-                format!("{at}.maxSkew"),
+                join(&at, ".maxSkew"),
                 BadValue::Value(Value::Int(max_skew)),
                 "must be greater than zero",
             ));
@@ -37,14 +38,14 @@ pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut 
         let key = text(c, "topologyKey");
         if key.is_empty() {
             errors.push(FieldError::required(
-                format!("{at}.topologyKey"),
+                join(&at, ".topologyKey"),
                 "can not be empty",
             ));
         }
         let action = text(c, "whenUnsatisfiable");
         if !ACTIONS.contains(&action) {
             errors.push(FieldError::not_supported(
-                format!("{at}.whenUnsatisfiable"),
+                join(&at, ".whenUnsatisfiable"),
                 FieldError::string_value(action),
                 ACTIONS,
             ));
@@ -61,7 +62,7 @@ pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut 
         }
         if let Some(min) = present(c, "minDomains") {
             let min = min.as_i64().unwrap_or(0);
-            let field = format!("{at}.minDomains");
+            let field = join(&at, ".minDomains");
             if min <= 0 {
                 errors.push(FieldError::invalid(
                     &field,
@@ -91,9 +92,9 @@ pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut 
                 }
             }
         }
-        match_label_keys(c, &format!("{at}.matchLabelKeys"), version, errors);
+        match_label_keys(c, &join(&at, ".matchLabelKeys"), version, errors);
         if let Some(s) = present(c, "labelSelector") {
-            selector::validate(s, &format!("{at}.labelSelector"), version, errors);
+            selector::validate(s, &join(&at, ".labelSelector"), version, errors);
         }
     }
 }
@@ -128,7 +129,7 @@ fn match_label_keys(c: &Value, path: &str, version: KubeVersion, errors: &mut Ve
     }
     for (i, key) in keys.iter().enumerate() {
         let key = key.as_str().unwrap_or("");
-        let at = format!("{path}[{i}]");
+        let at = indexed(path, i);
         label_name(key, &at, version, errors);
         if legacy && used.contains(key) {
             errors.push(FieldError::invalid(

@@ -10,6 +10,7 @@ use super::fields::{items, present, quantity_text, text};
 use super::{claim_template, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
+use crate::validate::field::join;
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -176,14 +177,14 @@ pub(super) fn file_mode(v: Option<&Value>, at: &str, errors: &mut Vec<FieldError
 /// `validateKeyToPath`: a secret or config map item.
 pub(super) fn key_to_path(item: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if text(item, "key").is_empty() {
-        errors.push(FieldError::required(format!("{at}.key"), ""));
+        errors.push(FieldError::required(join(at, ".key"), ""));
     }
     let p = text(item, "path");
     if p.is_empty() {
-        errors.push(FieldError::required(format!("{at}.path"), ""));
+        errors.push(FieldError::required(join(at, ".path"), ""));
     }
-    local_non_reserved(p, &format!("{at}.path"), errors);
-    file_mode(item.get("mode"), &format!("{at}.mode"), errors);
+    local_non_reserved(p, &join(at, ".path"), errors);
+    file_mode(item.get("mode"), &join(at, ".mode"), errors);
 }
 
 /// `field.Required` for each of `keys` that is empty (a string or a list).
@@ -211,7 +212,7 @@ fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
         .and_then(|q| q.compare(&Quantity::parse("0")?));
     if negative == Some(Ordering::Less) {
         errors.push(FieldError::forbidden(
-            format!("{at}.sizeLimit"),
+            join(at, ".sizeLimit"),
             "SizeLimit field must be a valid resource quantity",
         ));
     }
@@ -220,14 +221,14 @@ fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
 fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     let p = text(v, "path");
     if p.is_empty() {
-        errors.push(FieldError::required(format!("{at}.path"), ""));
+        errors.push(FieldError::required(join(at, ".path"), ""));
         return;
     }
-    no_backsteps(p, &format!("{at}.path"), errors);
+    no_backsteps(p, &join(at, ".path"), errors);
     if let Some(kind) = v.get("type").and_then(Value::as_str) {
         if !HOST_PATH_TYPES.contains(&kind) {
             errors.push(FieldError::not_supported(
-                format!("{at}.type"),
+                join(at, ".type"),
                 FieldError::string_value(kind),
                 HOST_PATH_TYPES,
             ));
@@ -237,13 +238,13 @@ fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
 
 fn git_repo(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["repository"], errors);
-    local_descending(text(v, "directory"), &format!("{at}.directory"), errors);
+    local_descending(text(v, "directory"), &join(at, ".directory"), errors);
 }
 
 /// A disk partition: the check allows 0, the message says 1 (`pdPartitionErrorMsg`).
 fn secret(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["secretName"], errors);
-    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     for (i, item) in items(v.get("items")).iter().enumerate() {
         key_to_path(item, &format!("{at}.items[{i}]"), errors);
     }
@@ -251,7 +252,7 @@ fn secret(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
 
 fn config_map(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["name"], errors);
-    file_mode(v.get("defaultMode"), &format!("{at}.defaultMode"), errors);
+    file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     for (i, item) in items(v.get("items")).iter().enumerate() {
         key_to_path(item, &format!("{at}.items[{i}]"), errors);
     }
@@ -262,7 +263,7 @@ fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     let p = text(v, "path");
     if !p.starts_with('/') {
         errors.push(FieldError::invalid(
-            format!("{at}.path"),
+            join(at, ".path"),
             FieldError::string_value(p),
             "must be an absolute path",
         ));
@@ -283,7 +284,7 @@ fn persistent_volume_claim(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec
 /// subdomain), and the node publish secret's name (reported at `csi.name`).
 fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let driver = text(v, "driver");
-    let driver_at = format!("{at}.driver");
+    let driver_at = join(at, ".driver");
     if driver.is_empty() {
         errors.push(FieldError::required(&driver_at, ""));
     }
@@ -301,13 +302,13 @@ fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) 
         let name = text(r, "name");
         if name.is_empty() {
             errors.push(FieldError::required(
-                format!("{at}.nodePublishSecretRef.name"),
+                join(at, ".nodePublishSecretRef.name"),
                 "",
             ));
         } else {
             for msg in formats::dns1123_subdomain(name) {
                 errors.push(FieldError::invalid(
-                    format!("{at}.name"),
+                    join(at, ".name"),
                     FieldError::string_value(name),
                     msg,
                 ));

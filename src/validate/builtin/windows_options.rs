@@ -4,6 +4,7 @@
 
 use super::super::formats;
 use super::super::FieldError;
+use crate::validate::field::join;
 use crate::value::Value;
 
 const MAX_GMSA_CREDENTIAL_SPEC_KIB: usize = 64;
@@ -15,7 +16,7 @@ pub fn check(options: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) 
     let Some(o) = options else {
         return;
     };
-    let at = format!("{path}.windowsOptions");
+    let at = join(path, ".windowsOptions");
     let string = |key: &str| {
         o.get(key)
             .filter(|v| !v.is_null())
@@ -24,7 +25,7 @@ pub fn check(options: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) 
     if let Some(name) = string("gmsaCredentialSpecName") {
         for msg in formats::dns1123_subdomain(name) {
             errors.push(FieldError::invalid(
-                format!("{at}.gmsaCredentialSpecName"),
+                join(&at, ".gmsaCredentialSpecName"),
                 FieldError::string_value(name),
                 msg,
             ));
@@ -42,7 +43,7 @@ pub fn check(options: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) 
         };
         if let Some(detail) = detail {
             errors.push(FieldError::invalid(
-                format!("{at}.gmsaCredentialSpec"),
+                join(&at, ".gmsaCredentialSpec"),
                 FieldError::string_value(spec),
                 detail,
             ));
@@ -51,7 +52,7 @@ pub fn check(options: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) 
     if let Some(name) = string("runAsUserName") {
         for detail in run_as_user_name(name) {
             errors.push(FieldError::invalid(
-                format!("{at}.runAsUserName"),
+                join(&at, ".runAsUserName"),
                 FieldError::string_value(name),
                 detail,
             ));

@@ -8,6 +8,7 @@ use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::strategy;
+use crate::validate::field::join;
 use crate::value::{Map, Value};
 
 pub(super) const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
@@ -87,7 +88,7 @@ fn template_labels_match_at(
     let labels = template_labels(spec);
     if !sel.is_empty() && !sel.matches(labels) {
         errors.push(FieldError::invalid(
-            format!("{path}.template.metadata.labels"),
+            join(path, ".template.metadata.labels"),
             quoted_labels(labels),
             SELECTOR_MISMATCH,
         ));
@@ -112,7 +113,7 @@ fn template_restart_policy_at(
         .unwrap_or("");
     if !allowed.contains(&policy) {
         errors.push(FieldError::not_supported(
-            format!("{path}.template.spec.restartPolicy"),
+            join(path, ".template.spec.restartPolicy"),
             FieldError::string_value(policy),
             allowed,
         ));

@@ -6,6 +6,7 @@
 use super::schema::SchemaNode;
 use crate::kube::KubeVersion;
 use crate::validate::builtin::meta::{annotations, labels, NameRule};
+use crate::validate::field::join;
 use crate::validate::field::{BadValue, FieldError};
 use crate::validate::formats;
 use crate::value::Value;
@@ -75,8 +76,8 @@ fn walk_children(
 }
 
 fn embedded_resource(v: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let api_version_path = format!("{path}.apiVersion");
-    let kind_path = format!("{path}.kind");
+    let api_version_path = join(path, ".apiVersion");
+    let kind_path = join(path, ".kind");
     if v.get("apiVersion").is_none() {
         errors.push(FieldError::required(api_version_path.as_str(), ""));
     }
@@ -124,7 +125,7 @@ fn embedded_resource(v: &Value, path: &str, version: KubeVersion, errors: &mut V
                     }
                 }
             },
-            "metadata" => metadata(value, &format!("{path}.metadata"), version, errors),
+            "metadata" => metadata(value, &join(path, ".metadata"), version, errors),
             _ => {}
         }
     }
@@ -142,7 +143,7 @@ fn metadata(meta: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     if !generate_name.is_empty() {
         for msg in NameRule::PathSegment.messages(generate_name, true) {
             errors.push(FieldError::invalid(
-                format!("{path}.generateName"),
+                join(path, ".generateName"),
                 FieldError::string_value(generate_name),
                 msg,
             ));
@@ -152,7 +153,7 @@ fn metadata(meta: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     for msg in NameRule::PathSegment.messages(name, false) {
         if !name.is_empty() {
             errors.push(FieldError::invalid(
-                format!("{path}.name"),
+                join(path, ".name"),
                 FieldError::string_value(name),
                 msg,
             ));
@@ -162,21 +163,16 @@ fn metadata(meta: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     if !namespace.is_empty() {
         for msg in formats::dns1123_label(namespace) {
             errors.push(FieldError::invalid(
-                format!("{path}.namespace"),
+                join(path, ".namespace"),
                 FieldError::string_value(namespace),
                 msg,
             ));
         }
     }
-    labels(
-        meta.get("labels"),
-        &format!("{path}.labels"),
-        version,
-        errors,
-    );
+    labels(meta.get("labels"), &join(path, ".labels"), version, errors);
     annotations(
         meta.get("annotations"),
-        &format!("{path}.annotations"),
+        &join(path, ".annotations"),
         version,
         errors,
     );

@@ -3,6 +3,7 @@
 
 use super::schema::SchemaNode;
 use super::structural::pruned_null;
+use crate::validate::field::{indexed, keyed};
 use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::value::{Map, Value};
 
@@ -19,7 +20,7 @@ fn walk_map(node: &SchemaNode, m: &Map, path: &str, errors: &mut Vec<FieldError>
     // Additional properties first, then declared ones, as the reference visits them.
     if let Some(additional) = node.additional_properties.as_deref() {
         for (k, v) in m.iter().filter(|(k, _)| !node.properties.contains_key(*k)) {
-            walk(additional, v, &format!("{path}[{k}]"), errors);
+            walk(additional, v, &keyed(path, k), errors);
         }
     }
     for (k, v) in m {
@@ -53,7 +54,7 @@ fn walk(node: &SchemaNode, v: &Value, path: &str, errors: &mut Vec<FieldError>) 
             }
             if let Some(item_schema) = node.items.as_deref() {
                 for (i, item) in items.iter().enumerate() {
-                    walk(item_schema, item, &format!("{path}[{i}]"), errors);
+                    walk(item_schema, item, &indexed(path, i), errors);
                 }
             }
         }
@@ -62,7 +63,7 @@ fn walk(node: &SchemaNode, v: &Value, path: &str, errors: &mut Vec<FieldError>) 
 }
 
 fn duplicate(path: &str, index: usize, value: BadValue) -> FieldError {
-    FieldError::new(ErrorType::Duplicate, format!("{path}[{index}]"), value, "")
+    FieldError::new(ErrorType::Duplicate, indexed(path, index), value, "")
 }
 
 /// The index of the second occurrence of each value that occurs more than once.
@@ -102,7 +103,7 @@ fn map_list(node: &SchemaNode, items: &[Value], path: &str, errors: &mut Vec<Fie
     {
         errors.push(FieldError::new(
             ErrorType::Invalid,
-            format!("{path}[{i}]"),
+            indexed(path, i),
             BadValue::Value(items[i].clone()),
             "must be an object for an array of list-type map",
         ));

@@ -9,6 +9,7 @@ use super::schema::SchemaNode;
 use super::wording::too_long;
 use crate::kube::KubeVersion;
 use crate::patch::gofmt::go_float;
+use crate::validate::field::indexed;
 use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::validate::goprint::go_quote;
 use crate::value::Value;
@@ -425,7 +426,7 @@ impl Validator {
             let old_items = old.and_then(Value::as_list);
             for (i, item) in items.iter().enumerate() {
                 let old_item = old_items.and_then(|o| correlated_item(node, item, o));
-                self.node(item_schema, item, &format!("{path}[{i}]"), old_item);
+                self.node(item_schema, item, &indexed(path, i), old_item);
             }
         }
         let size = items.len() as i64;
