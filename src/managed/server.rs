@@ -358,6 +358,8 @@ impl<'a> Context<'a> {
         let mut u = Updater::new(self.converter.schema(), &self.converter);
         u.deduced = self.kind.deduced;
         u.normalize_unions = self.req.normalize_unions;
+        // Every apply's configuration is validated first (`apply_once`).
+        u.config_validated = true;
         if !self.reset.is_empty() {
             // The strategies reset the same fields at every served version.
             for version in self.converter.api_versions() {

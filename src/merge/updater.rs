@@ -77,6 +77,10 @@ pub struct Updater<'a> {
     /// Normalize unions (KEP-1027) as structured-merge-diff v4.3.0 did; the API server never
     /// does, so this is off by default.
     pub normalize_unions: bool,
+    /// The caller checked every applied configuration against the schema, duplicates refused
+    /// (as the API server's field manager does before it merges): a create then merges to the
+    /// configuration without a second check.
+    pub config_validated: bool,
 }
 
 /// A value and the API version it is expressed in.
@@ -94,6 +98,7 @@ impl<'a> Updater<'a> {
             return_input_on_noop: false,
             deduced: false,
             normalize_unions: false,
+            config_validated: false,
         }
     }
 
@@ -187,9 +192,14 @@ impl<'a> Updater<'a> {
         // on its own, then the merged object is normalized against it.
         let config = self.normalize(config, config, version, Normalization::Apply)?;
         let config = config.as_ref();
-        let merged = typed
-            .merge(live, config)
-            .map_err(|e| UpdateError::failed("failed to merge config", e))?;
+        let into_empty = live.as_map().is_some_and(|m| m.is_empty());
+        let merged = if into_empty && self.config_validated && config.as_map().is_some() {
+            config.clone()
+        } else {
+            typed
+                .merge(live, config)
+                .map_err(|e| UpdateError::failed("failed to merge config", e))?
+        };
         let merged = match self.normalize(config, &merged, version, Normalization::Apply)? {
             Cow::Owned(normalized) => normalized,
             Cow::Borrowed(_) => merged,
