@@ -125,14 +125,16 @@ fn implicitly_string(s: &str) -> bool {
 }
 
 fn plain_ok(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
+    // The indicators are ASCII: a character's first byte decides, and the byte after a
+    // one-byte indicator starts the second character.
+    let bytes = s.as_bytes();
+    let Some(&first) = bytes.first() else {
         return false;
     };
-    let second = s.chars().nth(1);
     let indicator = match first {
-        '-' | '?' | ':' => second.is_none_or(|c| c == ' '),
-        ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%'
-        | '@' | '`' => true,
+        b'-' | b'?' | b':' => bytes.get(1).is_none_or(|&c| c == b' '),
+        b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+        | b'"' | b'%' | b'@' | b'`' => true,
         _ => false,
     };
     !indicator
@@ -151,7 +153,9 @@ fn plain_ok(s: &str) -> bool {
 fn plain_body_ok(s: &str) -> bool {
     let bytes = s.as_bytes();
     if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
-        return !bytes.windows(2).any(|w| w == b": " || w == b" #");
+        // Most values hold neither character: no pair to look for.
+        return memchr::memchr2(b':', b'#', bytes).is_none()
+            || !bytes.windows(2).any(|w| w == b": " || w == b" #");
     }
     !s.contains(": ")
         && !s.contains(" #")
@@ -243,6 +247,19 @@ mod tests {
 
     fn yaml(json: &str) -> String {
         to_yaml_string(&from_json_str(json).unwrap())
+    }
+
+    proptest! {
+        /// The one-pass check over printable ASCII decides as the general one does.
+        #[test]
+        fn plain_body_fast_path_agrees(s in "[ -~\t\u{e9}]{0,12}") {
+            let general = !s.contains(": ")
+                && !s.contains(" #")
+                && s.chars().all(|c| {
+                    !matches!(c, '\t' | '\n' | '\u{feff}') && printable(c) && !line_break(c)
+                });
+            prop_assert_eq!(plain_body_ok(&s), general);
+        }
     }
 
     #[test]
