@@ -62,6 +62,7 @@ pub fn horizontal_pod_autoscaler(w: &Write, object: &Value, errors: &mut Vec<Fie
         "spec.scaleTargetRef",
         errors,
     );
+    super::hpa_metrics::metrics(object, spec, errors);
     if let Some(behavior) = spec.get("behavior").filter(|b| !b.is_null()) {
         for direction in ["scaleUp", "scaleDown"] {
             if let Some(rules) = behavior.get(direction).filter(|r| !r.is_null()) {
@@ -72,7 +73,7 @@ pub fn horizontal_pod_autoscaler(w: &Write, object: &Value, errors: &mut Vec<Fie
 }
 
 /// `ValidateCrossVersionObjectReference`: kind and name required, path segments.
-fn cross_version_reference(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn cross_version_reference(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
     for key in ["kind", "name"] {
         let v = text(r, key);
         if v.is_empty() {

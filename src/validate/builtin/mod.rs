@@ -16,6 +16,7 @@ mod dns;
 mod env;
 mod failure_policy;
 mod fields;
+mod hpa_metrics;
 mod legacy_volumes;
 pub(crate) mod meta;
 mod mounts;
