@@ -174,18 +174,7 @@ fn seccomp(profile: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
     };
     let at = join(path, ".seccompProfile");
     let kind = text(p, "type");
-    match kind {
-        "Localhost" | "RuntimeDefault" | "Unconfined" => {}
-        "" => errors.push(FieldError::required(
-            join(&at, ".type"),
-            "type is required when seccompProfile is set",
-        )),
-        other => errors.push(FieldError::not_supported(
-            join(&at, ".type"),
-            FieldError::string_value(other),
-            SECCOMP_TYPES,
-        )),
-    }
+    profile_type(kind, &at, "seccompProfile", SECCOMP_TYPES, errors);
     let local = present(p, "localhostProfile");
     let field = join(&at, ".localhostProfile");
     if kind == "Localhost" {
@@ -255,15 +244,29 @@ fn app_armor(
                 ));
             }
         }
-        "" => errors.push(FieldError::required(
-            join(&at, ".type"),
-            "type is required when appArmorProfile is set",
-        )),
-        other => errors.push(FieldError::not_supported(
-            join(&at, ".type"),
-            FieldError::string_value(other),
-            APPARMOR_TYPES,
-        )),
+        other => profile_type(other, &at, "appArmorProfile", APPARMOR_TYPES, errors),
+    }
+}
+
+/// A seccomp or AppArmor profile's `type` at `at`: required, and one of `supported`.
+fn profile_type(
+    kind: &str,
+    at: &str,
+    field: &str,
+    supported: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
+    if kind.is_empty() {
+        errors.push(FieldError::required(
+            join(at, ".type"),
+            ["type is required when ", field, " is set"].concat(),
+        ));
+    } else if !supported.contains(&kind) {
+        errors.push(FieldError::not_supported(
+            join(at, ".type"),
+            FieldError::string_value(kind),
+            supported,
+        ));
     }
 }
 
