@@ -8,13 +8,13 @@ use std::process::ExitCode;
 /// lists and strings, from several threads at once. glibc's malloc spent a third of the
 /// instructions of a large run (its per-thread arenas also lock when a worker frees what the
 /// reading thread allocated); with mimalloc's thread-local free lists the 50 MB stream takes
-/// 3.5 s instead of 4.7 s, and a one-object apply a fifth fewer instructions. Its memory may
-/// use transparent huge pages: a one-object apply then takes 170 page faults instead of 430,
-/// which is faster than clearing the odd 2 MiB page costs.
+/// 3.5 s instead of 4.7 s, and a one-object apply a fifth fewer instructions. Whether its
+/// memory may use transparent huge pages is decided per run: see [`memory`].
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    memory::huge_pages(false);
     // The whole command needs a deep stack, so that input nested as deep as the reader
     // accepts cannot overflow it in the recursive walks: the main thread's own, grown, where
     // the system allows, else a thread of its own.
@@ -26,17 +26,29 @@ fn main() -> ExitCode {
 }
 
 pub(crate) mod memory {
-    /// Stops the kernel from backing this process's memory with transparent huge pages from
-    /// now on: a run over a large manifest allocates and frees all along, on every core, and
-    /// clearing each 2 MiB page the allocator touches cost it 8% of its time (the 50 MB stream
-    /// of bench-cli.sh), more than the fewer page faults saved. Short runs keep them (see the
-    /// allocator above). Linux `prctl(PR_SET_THP_DISABLE)`, checked at every fault.
-    pub fn small_pages_from_now() {
+    /// Inputs from this size on (in bytes, all manifests together) let the kernel back the
+    /// process's memory with transparent huge pages.
+    ///
+    /// A short run touches a few MB: each 2 MiB page it faults in is cleared whole, which
+    /// took a sixth of a one-object apply (perf: `clear_page_erms` under mimalloc's first
+    /// page faults) and made it 10% slower. A run over a bundle touches tens of MB: 4 KiB
+    /// pages then cost it 25 times as many faults and 20% of its time (`diff -R` of the
+    /// 131-object bundle, 12,600 faults instead of 480). The 50 MB stream frees and
+    /// allocates on every core all along; clearing each huge page it touches cost it 8%,
+    /// so the streaming path keeps small pages ([`huge_pages`] is not called for it).
+    pub const HUGE_PAGES_FROM: usize = 1 << 20;
+
+    /// Lets the kernel back this process's memory with transparent huge pages from now on,
+    /// or stops it. Linux `prctl(PR_SET_THP_DISABLE)`, checked at every page fault, so it
+    /// applies to memory already reserved (mimalloc's arena asks for huge pages).
+    pub fn huge_pages(on: bool) {
         #[cfg(target_os = "linux")]
         // SAFETY: a plain system call on the process's own flags; no memory is passed.
         unsafe {
-            libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+            libc::prctl(libc::PR_SET_THP_DISABLE, libc::c_ulong::from(!on), 0, 0, 0);
         }
+        #[cfg(not(target_os = "linux"))]
+        let _ = on;
     }
 }
 

@@ -489,8 +489,8 @@ impl Loaded {
                 .iter()
                 .flatten()
                 .any(|t| memchr::memmem::find(&t.bytes, b"CustomResourceDefinition").is_some());
-        if defer {
-            crate::memory::small_pages_from_now();
+        if !defer && size >= crate::memory::HUGE_PAGES_FROM {
+            crate::memory::huge_pages(true);
         }
         let mut source_errors: Vec<Vec<InputError>> = Vec::with_capacity(slots.len());
         let mut texts = Vec::with_capacity(slots.len());

@@ -618,6 +618,12 @@ impl<'a> Context<'a> {
                     Self::name(&live, self.kind)
                 ),
             })?;
+        if nothing_to_attribute && !self.req.managed_fields && !self.req.normalize_unions {
+            // A create whose managedFields nobody reads: the engine would merge the validated
+            // configuration into the empty object, which leaves it as it is (`typed::merge`),
+            // and record its field set, which would never be encoded.
+            return Ok((config.clone(), managed));
+        }
         let id = self.id(self.req.manager, Operation::Apply);
         let outcome = match self.updater().apply(
             &live,

@@ -209,7 +209,7 @@ impl Reader<'_> {
             });
             return self.item(col);
         }
-        if key_end(rest)?.is_some() {
+        if is_key(rest)? {
             self.emit(Event::MappingStart { anchor: None }, self.at)?;
             self.stack.push(Open {
                 kind: Kind::Map,
@@ -240,7 +240,7 @@ impl Reader<'_> {
         if self.stack.len() > MAX_COMPACT_DEPTH {
             return Err(GiveUp);
         }
-        if is_item(rest) || key_end(rest)?.is_some() {
+        if is_item(rest) || is_key(rest)? {
             // A compact nested list or map: `- - a`, `- key: value`.
             return self.node(content, false);
         }
@@ -266,7 +266,7 @@ impl Reader<'_> {
             return Err(GiveUp);
         }
         let rest = &line[content..];
-        if is_item(rest) || key_end(rest)?.is_some() {
+        if is_item(rest) || is_key(rest)? {
             return Err(GiveUp);
         }
         self.value(content)
@@ -382,25 +382,48 @@ fn is_item(rest: &str) -> bool {
 
 /// When `rest` starts with a key, its event and the offset of its `:`.
 fn key_end(rest: &str) -> Step<Option<(Event, usize)>> {
-    let (event, used) = match rest.as_bytes()[0] {
+    Ok(key_span(rest)?.map(|(text, colon)| {
+        let event = match text {
+            KeyText::Plain(text) => scalar(text.to_string(), ScalarStyle::Plain),
+            KeyText::Quoted(text) => scalar(text, ScalarStyle::Quoted),
+        };
+        (event, colon)
+    }))
+}
+
+/// Whether `rest` starts with a key: [`key_end`] without building the key's text, as the
+/// reader asks this of most lines before it reads them.
+fn is_key(rest: &str) -> Step<bool> {
+    Ok(key_span(rest)?.is_some())
+}
+
+/// A key's text: a plain key's is a slice of the line.
+enum KeyText<'a> {
+    Plain(&'a str),
+    Quoted(String),
+}
+
+/// When `rest` starts with a key, its text and the offset of its `:`.
+fn key_span(rest: &str) -> Step<Option<(KeyText<'_>, usize)>> {
+    let (text, used) = match rest.as_bytes()[0] {
         b'"' => {
             let Ok((text, used)) = double_quoted(rest) else {
                 return Ok(None);
             };
-            (scalar(text, ScalarStyle::Quoted), used)
+            (KeyText::Quoted(text), used)
         }
         b'\'' => {
             let Ok((text, used)) = single_quoted(rest) else {
                 return Ok(None);
             };
-            (scalar(text, ScalarStyle::Quoted), used)
+            (KeyText::Quoted(text), used)
         }
         _ => {
             let Some(colon) = plain_key_colon(rest).filter(|&c| c > 0) else {
                 return Ok(None);
             };
             let (text, _) = plain(&rest[..colon])?;
-            (scalar(text.to_string(), ScalarStyle::Plain), colon)
+            (KeyText::Plain(text), colon)
         }
     };
     let colon = used + indent_of(&rest[used..]);
@@ -411,7 +434,7 @@ fn key_end(rest: &str) -> Step<Option<(Event, usize)>> {
     if colon > MAX_SIMPLE_KEY {
         return Err(GiveUp);
     }
-    Ok(Some((event, colon)))
+    Ok(Some((text, colon)))
 }
 
 /// The offset of the `:` that ends a plain key: the first `: ` or final `:` before a comment.
