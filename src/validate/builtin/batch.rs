@@ -127,9 +127,11 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
         }
     }
     let empty = Value::Null;
+    let template_path = join(path, ".template");
     pod::template(
         spec.get("template").unwrap_or(&empty),
-        &join(path, ".template"),
+        pod::stored(w.live, &template_path),
+        &template_path,
         w.version(),
         errors,
     );

@@ -280,7 +280,7 @@ pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 /// (`validateContainersOnlyForPod`), then on update what may change ([`pod_update::check`]).
 pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
-    pod::spec(spec, "spec", w.version(), errors);
+    pod::spec(spec, w.live.map(self::spec), "spec", w.version(), errors);
     for key in ["containers", "initContainers"] {
         let list = spec
             .get(key)

@@ -8,7 +8,7 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
 use super::mounts::{self, Volumes};
 use super::{
-    affinity, dns, env, meta, probe, resources, scheduling, security_context, toleration,
+    affinity, dns, env, meta, pod_os, probe, resources, scheduling, security_context, toleration,
     topology_spread, volume_source,
 };
 use crate::kube::KubeVersion;
@@ -24,8 +24,14 @@ const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
 const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 
 /// `ValidatePodTemplateSpec` at `path` (e.g. `spec.template`): the template's labels and
-/// annotations, then its pod spec.
-pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// annotations, then its pod spec. `old` is the stored object's template (on update).
+pub fn template(
+    template: &Value,
+    old: Option<&Value>,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let empty = Value::Null;
     let meta_value = template.get("metadata").unwrap_or(&empty);
     meta::labels(
@@ -42,14 +48,27 @@ pub fn template(template: &Value, path: &str, version: KubeVersion, errors: &mut
     );
     spec(
         template.get("spec").unwrap_or(&empty),
+        old.and_then(|t| t.get("spec")),
         &join(path, ".spec"),
         version,
         errors,
     );
 }
 
-/// `ValidatePodSpec` at `path`.
-pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// The stored object's value at the dotted field `path` (`spec.jobTemplate.spec.template`),
+/// when the write is an update.
+pub fn stored<'v>(live: Option<&'v Value>, path: &str) -> Option<&'v Value> {
+    live?.get_path(&path.split('.').collect::<Vec<_>>())
+}
+
+/// `ValidatePodSpec` at `path`; `old` is the stored object's pod spec (on update).
+pub fn spec(
+    spec: &Value,
+    old: Option<&Value>,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let volumes = volumes(
         items(spec.get("volumes")),
         &join(path, ".volumes"),
@@ -102,10 +121,13 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
         errors,
     );
     security_context::pod(spec, path, version, errors);
+    pod_os::selinux_change_policy(spec, old, path, version, errors);
     affinity::affinity(spec, path, version, errors);
     dns::config(spec, path, version, errors);
     scheduling::gates(spec, path, version, errors);
     topology_spread::constraints(spec, path, version, errors);
+    pod_os::host_process(spec, path, errors);
+    pod_os::host_users(spec, path, version, errors);
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for msg in formats::dns1123_subdomain(account) {
@@ -135,6 +157,7 @@ pub fn spec(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
     );
     dns::host_aliases(spec, path, errors);
     scheduling::classes(spec, path, errors);
+    pod_os::os(spec, path, version, errors);
 }
 
 /// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0

@@ -137,6 +137,7 @@ fn replica_set_template(w: &Write, spec: &Value, what: &str, errors: &mut Vec<Fi
     let empty = Value::Null;
     pod::template(
         spec.get("template").unwrap_or(&empty),
+        pod::stored(w.live, "spec.template"),
         "spec.template",
         w.version(),
         errors,
@@ -231,6 +232,7 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let empty = Value::Null;
     pod::template(
         spec.get("template").unwrap_or(&empty),
+        pod::stored(w.live, "spec.template"),
         "spec.template",
         w.version(),
         errors,
