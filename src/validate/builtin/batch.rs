@@ -8,6 +8,7 @@ use super::super::{BadValue, FieldError, Write};
 use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
+use super::success_policy::SUCCESS_POLICY;
 use super::workloads::{non_negative, IMMUTABLE, SELECTOR_MISMATCH};
 use crate::kube::VersionRange;
 use crate::validate::field::join;
@@ -111,6 +112,11 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
             &join(path, ".podFailurePolicy"),
             errors,
         );
+    }
+    if SUCCESS_POLICY.contains(w.version()) {
+        if let Some(policy) = spec.get("successPolicy").filter(|p| !p.is_null()) {
+            super::success_policy::success_policy(w, spec, policy, path, errors);
+        }
     }
     if let Some(replacement) = text(spec, "podReplacementPolicy") {
         let allowed: &[&str] = if failure_policy.is_some() {
@@ -360,6 +366,10 @@ fn job_update(w: &Write, spec: &Value, old: &Value, old_job: &Value, errors: &mu
             };
             errors.push(FieldError::invalid(format!("spec.{key}"), value, IMMUTABLE));
         }
+    }
+    if SUCCESS_POLICY.contains(w.version()) && changed("successPolicy") {
+        let value = super::success_policy::quoted(spec.get("successPolicy"));
+        errors.push(FieldError::invalid("spec.successPolicy", value, IMMUTABLE));
     }
 }
 

@@ -202,3 +202,59 @@ fn job_updates_keep_what_is_immutable() {
     .unwrap()
     .contains("spec.template: Invalid value"));
 }
+
+fn job_with(fields: &str) -> String {
+    JOB.replace(
+        r#""spec":{"template""#,
+        &format!(r#""spec":{{{fields},"template""#),
+    )
+}
+
+#[test]
+fn success_policies_need_an_indexed_job_and_valid_rules() {
+    let plain = job_with(r#""successPolicy":{"rules":[{"succeededIndexes":"0"}]}"#);
+    assert_eq!(
+        refusal(&plain, None, 37).unwrap(),
+        "The Job \"pi\" is invalid: spec.successPolicy: Invalid value: {\"Rules\":[{\"SucceededIndexes\":\"0\",\"SucceededCount\":null}]}: requires indexed completion mode"
+    );
+    // 1.30 drops the field (JobSuccessPolicy alpha).
+    assert_eq!(refusal(&plain, None, 30), None);
+    let indexed = |policy: &str| {
+        job_with(&format!(
+            r#""completionMode":"Indexed","completions":5,"parallelism":5,"successPolicy":{policy}"#
+        ))
+    };
+    assert_eq!(
+        refusal(
+            &indexed(r#"{"rules":[{"succeededIndexes":"0-2,4","succeededCount":2}]}"#),
+            None,
+            37
+        ),
+        None
+    );
+    assert_eq!(
+        refusal(&indexed(r#"{"rules":[]}"#), None, 37).unwrap(),
+        "The Job \"pi\" is invalid: spec.successPolicy.rules: Required value: at least one rules must be specified when the successPolicy is specified"
+    );
+    assert_eq!(
+        refusal(&indexed(r#"{"rules":[{"succeededIndexes":"1,5","succeededCount":6},{}]}"#), None, 37).unwrap(),
+        "The Job \"pi\" is invalid: \n* spec.successPolicy.rules[0].succeededIndexes: Invalid value: \"1,5\": error parsing succeededIndexes: too large index: \"5\"\n* spec.successPolicy.rules[0].succeededCount: Invalid value: 6: must be less than or equal to 5 (the number of specified completions)\n* spec.successPolicy.rules[0].succeededCount: Invalid value: 6: must be less than or equal to 0 (the number of indexes in the specified succeededIndexes field)\n* spec.successPolicy.rules[1]: Required value: at least one of succeededCount or succeededIndexes must be specified"
+    );
+    // Immutable once stored.
+    let stored = indexed(r#"{"rules":[{"succeededCount":1}]}"#);
+    assert_eq!(
+        refusal(&indexed(r#"{"rules":[{"succeededCount":2}]}"#), Some(&stored), 37).unwrap(),
+        "The Job \"pi\" is invalid: spec.successPolicy: Invalid value: {\"Rules\":[{\"SucceededIndexes\":null,\"SucceededCount\":2}]}: field is immutable"
+    );
+}
+
+#[test]
+fn pod_condition_types_are_qualified_names() {
+    let job = job_with(
+        r#""podFailurePolicy":{"rules":[{"action":"Ignore","onPodConditions":[{"type":"Disruption/Target/X","status":"True"}]}]}"#,
+    );
+    assert_eq!(
+        refusal(&job, None, 34).unwrap(),
+        "The Job \"pi\" is invalid: spec.podFailurePolicy.rules[0].onPodConditions[0].type: Invalid value: \"Disruption/Target/X\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+    );
+}

@@ -7,7 +7,7 @@ use super::super::goprint::GoType;
 use super::super::{field::typed_value, FieldError, Write};
 use super::fields::{spec, text};
 use super::selector::semantic_eq;
-use super::{pod, pod_update, probe, service};
+use super::{pod, pod_update, probe, service, service_ip, service_lb};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -22,11 +22,18 @@ fn is_headless(spec: &Value) -> bool {
     text(spec, "clusterIP") == "None"
 }
 
-/// `ValidateServiceUpdate` / `ValidateService`, after the allocator's node port range
-/// ([`service::node_port_out_of_range`]), which answers alone before any validation.
+/// `ValidateServiceUpdate` / `ValidateService`, after the allocator's IP family checks
+/// ([`service_ip::ip_family_fields`]) and node port range
+/// ([`service::node_port_out_of_range`]), which answer alone before any validation.
 pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let old_spec = w.live.map(self::spec);
+    // The allocator answers alone: IP families first, then node ports.
+    let refusal = service_ip::ip_family_fields(spec, old_spec);
+    if !refusal.is_empty() {
+        *errors = refusal;
+        return;
+    }
     if let Some(refusal) = service::node_port_out_of_range(spec, old_spec) {
         errors.clear();
         errors.push(refusal);
@@ -34,6 +41,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     if let Some(old) = old_spec {
         cluster_ips_unchanged(spec, old, errors);
+        service_lb::load_balancer_class(spec, Some(old), w.version(), errors);
     }
     let kind = text(spec, "type");
     let ports = spec
@@ -75,6 +83,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         probe::port_num_or_name(p.get("targetPort"), &join(&at, ".targetPort"), errors);
     }
     service::selector_and_affinity(spec, w.version(), errors);
+    service_ip::external_ips(spec, errors);
     if !kind.is_empty() && !SERVICE_TYPES.contains(&kind) {
         errors.push(FieldError::not_supported(
             "spec.type",
@@ -82,7 +91,8 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             SERVICE_TYPES,
         ));
     }
-    service::after_type(spec, errors);
+    let annotations = object.get_path(&["metadata", "annotations"]);
+    service::after_type(spec, annotations, w.version(), errors);
 }
 
 fn cluster_ips(spec: &Value) -> Vec<&str> {

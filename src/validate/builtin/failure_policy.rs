@@ -191,8 +191,8 @@ fn on_exit_codes(
     }
 }
 
-/// `validatePodFailurePolicyRuleOnPodConditions` (the condition type's qualified-name format
-/// is not checked).
+/// `validatePodFailurePolicyRuleOnPodConditions`: each pattern's type a qualified name, then
+/// its status.
 fn on_pod_conditions(patterns: &[Value], w: &Write, path: &str, errors: &mut Vec<FieldError>) {
     if patterns.len() > MAX_CONDITION_PATTERNS {
         errors.push(FieldError::too_many(
@@ -203,6 +203,14 @@ fn on_pod_conditions(patterns: &[Value], w: &Write, path: &str, errors: &mut Vec
         ));
     }
     for (j, pattern) in patterns.iter().enumerate() {
+        let condition = text(pattern, "type").unwrap_or("");
+        for msg in crate::validate::formats::label_key(condition, w.version()) {
+            errors.push(FieldError::invalid(
+                format!("{path}[{j}].type"),
+                FieldError::string_value(condition),
+                msg,
+            ));
+        }
         let status_path = format!("{path}[{j}].status");
         match text(pattern, "status").unwrap_or("") {
             "" => errors.push(FieldError::required(

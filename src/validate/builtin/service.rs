@@ -6,7 +6,7 @@
 
 use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
-use super::meta;
+use super::{meta, service_lb};
 use crate::kube::KubeVersion;
 use crate::validate::field::join;
 use crate::value::Value;
@@ -168,8 +168,13 @@ fn client_ip_config(config: Option<&Value>, errors: &mut Vec<FieldError>) {
 }
 
 /// After the type: node ports of ClusterIP services, duplicate node ports and ports,
-/// load-balancer-only fields, traffic policies.
-pub fn after_type(spec: &Value, errors: &mut Vec<FieldError>) {
+/// load-balancer fields ([`service_lb`]), traffic policies and distribution.
+pub fn after_type(
+    spec: &Value,
+    annotations: Option<&Value>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let kind = text(spec, "type");
     let ports = ports(spec);
     if kind == "ClusterIP" {
@@ -210,26 +215,16 @@ pub fn after_type(spec: &Value, errors: &mut Vec<FieldError>) {
         }
         seen.push(key);
     }
-    if kind != "LoadBalancer" {
-        if spec
-            .get("loadBalancerSourceRanges")
-            .and_then(Value::as_list)
-            .is_some_and(|l| !l.is_empty())
-        {
-            // The server's path keeps the Go field's capital.
-            errors.push(FieldError::forbidden(
-                "spec.LoadBalancerSourceRanges",
-                "may only be used when `type` is 'LoadBalancer'",
-            ));
-        }
-        if present(spec, "allocateLoadBalancerNodePorts").is_some() {
-            errors.push(FieldError::forbidden(
-                "spec.allocateLoadBalancerNodePorts",
-                "may only be used when `type` is 'LoadBalancer'",
-            ));
-        }
+    service_lb::source_ranges(spec, annotations, errors);
+    if kind != "LoadBalancer" && present(spec, "allocateLoadBalancerNodePorts").is_some() {
+        errors.push(FieldError::forbidden(
+            "spec.allocateLoadBalancerNodePorts",
+            "may only be used when `type` is 'LoadBalancer'",
+        ));
     }
+    service_lb::load_balancer_class(spec, None, version, errors);
     traffic_policies(spec, errors);
+    service_lb::traffic_distribution(spec, version, errors);
 }
 
 /// The `core.ServicePort{Protocol, Port}` key a duplicate port quotes: `%#v` before 1.34, its
@@ -309,7 +304,7 @@ mod tests {
         messages_of(spec, minor, |spec, v, errors| {
             by_type(spec, errors);
             selector_and_affinity(spec, v, errors);
-            after_type(spec, errors);
+            after_type(spec, None, v, errors);
         })
     }
 
