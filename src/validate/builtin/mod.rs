@@ -24,6 +24,7 @@ mod netaddr;
 mod network_policy;
 mod networking;
 mod pod;
+mod pod_misc;
 mod pod_os;
 mod pod_update;
 mod policy;

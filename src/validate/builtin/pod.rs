@@ -8,8 +8,8 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
 use super::mounts::{self, Volumes};
 use super::{
-    affinity, dns, env, meta, pod_os, probe, resources, scheduling, security_context, toleration,
-    topology_spread, volume_source,
+    affinity, dns, env, meta, pod_misc, pod_os, probe, resources, scheduling, security_context,
+    toleration, topology_spread, volume_source,
 };
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
@@ -83,7 +83,7 @@ pub fn spec(
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         let at = indexed(&containers_path, i);
-        container_common(c, &at, &volumes, version, errors);
+        container_common(c, spec, &at, &volumes, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
@@ -92,12 +92,13 @@ pub fn spec(
                 FieldError::string_value(name),
             ));
         }
-        probe::container(c, &at, errors);
+        probe::container(c, &at, spec, version, errors);
+        pod_misc::container_restart_policy(c, &at, version, errors);
     }
     // Init containers' names must be unique among regular and init containers.
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
-        container_common(c, &at, &volumes, version, errors);
+        container_common(c, spec, &at, &volumes, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
         let name = text(c, "name");
@@ -109,7 +110,7 @@ pub fn spec(
         } else if !name.is_empty() {
             names.insert(name);
         }
-        probe::init_container_handlers(c, &at, sidecar, errors);
+        probe::init_container_handlers(c, &at, sidecar, spec, version, errors);
     }
     host_network_ports(spec, path, errors);
     enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
@@ -243,9 +244,10 @@ fn volumes<'v>(
 }
 
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
-/// pull policy.
+/// pull policy, resources, resize policy (of a container of the pod `spec`).
 fn container_common(
     c: &Value,
+    spec: &Value,
     path: &str,
     volumes: &Volumes,
     version: KubeVersion,
@@ -284,6 +286,7 @@ fn container_common(
     mounts::check(c, path, volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
     resources::container(c, path, version, errors);
+    pod_misc::resize_policy(c, spec, path, version, errors);
 }
 
 /// `validateContainerPorts`.

@@ -6,6 +6,7 @@
 use super::super::{BadValue, FieldError};
 use super::fields::present;
 use super::pod::port_number;
+use super::pod_misc;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
@@ -20,10 +21,18 @@ fn int(v: &Value, key: &str) -> i64 {
     v.get(key).and_then(Value::as_i64).unwrap_or(0)
 }
 
-/// `validateContainers`' handler part: the lifecycle, then the three probes.
-pub fn container(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
+/// `validateContainers`' handler part: the lifecycle, then the three probes, of a container of
+/// the pod `spec`.
+pub fn container(
+    c: &Value,
+    path: &str,
+    spec: &Value,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     if let Some(lifecycle) = present(c, "lifecycle") {
-        self::lifecycle(lifecycle, &join(path, ".lifecycle"), errors);
+        let grace = pod_misc::grace_period(spec);
+        self::lifecycle(lifecycle, &join(path, ".lifecycle"), grace, version, errors);
     }
     for (key, kind) in [
         ("livenessProbe", Kind::Liveness),
@@ -31,15 +40,16 @@ pub fn container(c: &Value, path: &str, errors: &mut Vec<FieldError>) {
         ("startupProbe", Kind::Startup),
     ] {
         if let Some(p) = present(c, key) {
-            probe(p, &format!("{path}.{key}"), kind, errors);
+            probe(p, &format!("{path}.{key}"), kind, version, errors);
         }
     }
 }
 
-/// `validateInitContainerRestartPolicy` without the ContainerRestartRules feature: an init
-/// container's `restartPolicy` may only be `Always`. With the feature (on by default from 1.35)
-/// `Never` and `OnFailure` are accepted too, with rules kssa does not check.
-const ONLY_ALWAYS: VersionRange = VersionRange::until(34);
+/// `validateInitContainerRestartPolicy` before the ContainerRestartRules feature: an init
+/// container's `restartPolicy` may only be `Always`. While the feature is alpha (1.34) the
+/// strategy drops any other value (`dropContainerRestartRules`, pkg/api/pod/util.go); once on
+/// by default (1.35) `Never` and `OnFailure` are accepted, with rules kssa does not check.
+const ONLY_ALWAYS: VersionRange = VersionRange::until(33);
 
 /// `validateInitContainers`' restart policy; whether the init container is restartable (a
 /// sidecar, checked as a regular container) or not (no lifecycle, no probe).
@@ -62,9 +72,16 @@ pub fn init_container(
 }
 
 /// The handler part of `validateInitContainers`, after the duplicate-name check.
-pub fn init_container_handlers(c: &Value, path: &str, sidecar: bool, errors: &mut Vec<FieldError>) {
+pub fn init_container_handlers(
+    c: &Value,
+    path: &str,
+    sidecar: bool,
+    spec: &Value,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     if sidecar {
-        container(c, path, errors);
+        container(c, path, spec, version, errors);
         return;
     }
     for key in [
@@ -90,8 +107,9 @@ enum Kind {
 }
 
 /// `validateProbe` and the rule of its kind.
-fn probe(p: &Value, path: &str, kind: Kind, errors: &mut Vec<FieldError>) {
-    handler(p, path, &["exec", "httpGet", "tcpSocket", "grpc"], errors);
+fn probe(p: &Value, path: &str, kind: Kind, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let types = ["exec", "httpGet", "tcpSocket", "grpc"];
+    handler(p, path, &types, None, version, errors);
     for key in [
         "initialDelaySeconds",
         "timeoutSeconds",
@@ -141,23 +159,39 @@ fn probe(p: &Value, path: &str, kind: Kind, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateLifecycle`: each hook is a handler (`sleep` allowed, `grpc` not).
-fn lifecycle(l: &Value, path: &str, errors: &mut Vec<FieldError>) {
+/// `validateLifecycle`: each hook is a handler (`sleep` allowed, `grpc` not), sleeping within
+/// the pod's grace period.
+fn lifecycle(
+    l: &Value,
+    path: &str,
+    grace: Option<i64>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     for hook in ["postStart", "preStop"] {
         if let Some(h) = present(l, hook) {
             handler(
                 h,
                 &format!("{path}.{hook}"),
                 &["exec", "httpGet", "tcpSocket", "sleep"],
+                grace,
+                version,
                 errors,
             );
         }
     }
 }
 
-/// `validateHandler`: exactly one of the handler `types`, each checked. The sleep action's
-/// duration against the grace period is not checked (its wording follows a feature gate).
-fn handler(h: &Value, path: &str, types: &[&str], errors: &mut Vec<FieldError>) {
+/// `validateHandler`: exactly one of the handler `types`, each checked; a sleep against the
+/// pod's grace period `grace` ([`pod_misc::sleep`]).
+fn handler(
+    h: &Value,
+    path: &str,
+    types: &[&str],
+    grace: Option<i64>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let mut count = 0;
     for t in types {
         let Some(action) = present(h, t) else {
@@ -184,6 +218,7 @@ fn handler(h: &Value, path: &str, types: &[&str], errors: &mut Vec<FieldError>) 
             "httpGet" => http_get(action, &at, errors),
             "tcpSocket" => port_num_or_name(action.get("port"), &join(&at, ".port"), errors),
             "grpc" => port_number(int(action, "port"), &join(&at, ".port"), errors),
+            "sleep" => pod_misc::sleep(action, &at, grace, version, errors),
             _ => {}
         }
     }
@@ -252,8 +287,9 @@ mod tests {
     use super::*;
 
     fn messages(c: &str) -> Vec<String> {
-        messages_of(c, 37, |c, _, errors| {
-            container(c, "spec.containers[0]", errors)
+        let spec = Value::Null;
+        messages_of(c, 37, |c, v, errors| {
+            container(c, "spec.containers[0]", &spec, v, errors)
         })
     }
 

@@ -1,0 +1,246 @@
+//! Container rules of the pod spec that depend on a release's feature gates: the lifecycle
+//! `sleep` action against the grace period, `resizePolicy`, and `restartPolicy` on regular
+//! containers (k8s.io/kubernetes pkg/apis/core/validation/validation.go).
+
+use super::super::{BadValue, FieldError};
+use super::fields::{items, text};
+use crate::kube::{KubeVersion, VersionRange};
+use crate::validate::field::{indexed, join};
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// `validateSleepAction` per release: whether a zero sleep passes (PodLifecycleSleepActionAllowZero,
+/// alpha in 1.32, on by default from 1.33) and the detail around the grace period.
+const SLEEP_RULES: &[(VersionRange, bool, &str, &str)] = &[
+    (
+        VersionRange::until(31),
+        false,
+        "must be greater than 0 and less than terminationGracePeriodSeconds (",
+        ")",
+    ),
+    (
+        VersionRange {
+            since: Some(32),
+            until: Some(32),
+        },
+        false,
+        "must be greater than 0 and less than terminationGracePeriodSeconds (",
+        "). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.",
+    ),
+    (
+        VersionRange::since(33),
+        true,
+        "must be non-negative and less than terminationGracePeriodSeconds (",
+        ")",
+    ),
+];
+
+/// `validateSleepAction`: a lifecycle hook's `sleep.seconds` at most the pod's
+/// `terminationGracePeriodSeconds` (`grace`; unset, nothing is checked) and positive, or
+/// non-negative where zero is allowed. `path` is the action's (`….preStop.sleep`).
+pub fn sleep(
+    action: &Value,
+    path: &str,
+    grace: Option<i64>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let Some(grace) = grace else {
+        return;
+    };
+    let Some(&(_, zero_allowed, before, after)) =
+        SLEEP_RULES.iter().find(|(r, ..)| r.contains(version))
+    else {
+        return;
+    };
+    let seconds = action.get("seconds").and_then(Value::as_i64).unwrap_or(0);
+    let too_small = if zero_allowed {
+        seconds < 0
+    } else {
+        seconds <= 0
+    };
+    if too_small || seconds > grace {
+        errors.push(FieldError::invalid(
+            path,
+            BadValue::Value(Value::Int(seconds)),
+            format!("{before}{grace}{after}"),
+        ));
+    }
+}
+
+/// The pod's grace period, as the handlers of its containers see it.
+pub fn grace_period(spec: &Value) -> Option<i64> {
+    spec.get("terminationGracePeriodSeconds")
+        .and_then(Value::as_i64)
+}
+
+/// `resizePolicy` is dropped by the strategy while InPlacePodVerticalScaling is off
+/// (`dropDisabledFields`, pkg/api/pod/util.go): alpha until 1.32, on by default from 1.33.
+/// From then on init containers may carry one too (`AllowSidecarResizePolicy`).
+const RESIZE_POLICY: VersionRange = VersionRange::since(33);
+/// `supportedResizeResources`, `supportedResizePolicies`, sorted.
+const RESIZE_RESOURCES: &[&str] = &["cpu", "memory"];
+const RESIZE_RESTART_POLICIES: &[&str] = &["NotRequired", "RestartContainer"];
+
+/// `validateResizePolicy` for the container at `path` of the pod `spec`: resource names
+/// unique, `cpu` or `memory`; restart policies `NotRequired` or `RestartContainer`, only
+/// `NotRequired` in a pod whose `restartPolicy` is `Never`. Errors other than the duplicate
+/// are reported at `resizePolicy` itself, as the server does.
+pub fn resize_policy(
+    c: &Value,
+    spec: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    if !RESIZE_POLICY.contains(version) {
+        return;
+    }
+    let at = join(path, ".resizePolicy");
+    let never = text(spec, "restartPolicy") == "Never";
+    let mut seen = HashSet::new();
+    for (i, p) in items(c.get("resizePolicy")).iter().enumerate() {
+        let resource = text(p, "resourceName");
+        if !seen.insert(resource) {
+            errors.push(FieldError::duplicate(
+                indexed(&at, i),
+                FieldError::string_value(resource),
+            ));
+        }
+        enumerated(resource, &at, RESIZE_RESOURCES, errors);
+        let restart = text(p, "restartPolicy");
+        enumerated(restart, &at, RESIZE_RESTART_POLICIES, errors);
+        if never && restart != "NotRequired" {
+            errors.push(FieldError::invalid(
+                &at,
+                FieldError::string_value(restart),
+                "must be 'NotRequired' when `restartPolicy` is 'Never'",
+            ));
+        }
+    }
+}
+
+fn enumerated(value: &str, path: &str, supported: &[&str], errors: &mut Vec<FieldError>) {
+    if value.is_empty() {
+        errors.push(FieldError::required(path, ""));
+    } else if !supported.contains(&value) {
+        errors.push(FieldError::not_supported(
+            path,
+            FieldError::string_value(value),
+            supported,
+        ));
+    }
+}
+
+/// `validateContainers` forbids `restartPolicy` on regular containers until ContainerRestartRules
+/// (alpha in 1.34, on by default from 1.35). While the gate is off in 1.34 the strategy drops
+/// the field instead (`dropContainerRestartRules`, pkg/api/pod/util.go), so nothing is refused;
+/// the rules of 1.35 and later are not modelled.
+const NO_CONTAINER_RESTART_POLICY: VersionRange = VersionRange::until(33);
+
+/// A regular container's `restartPolicy`: `Forbidden: may not be set for non-init containers`.
+pub fn container_restart_policy(
+    c: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let set = !matches!(c.get("restartPolicy"), None | Some(Value::Null));
+    if set && NO_CONTAINER_RESTART_POLICY.contains(version) {
+        errors.push(FieldError::forbidden(
+            join(path, ".restartPolicy"),
+            "may not be set for non-init containers",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::messages_of;
+    use super::*;
+
+    fn sleep_messages(seconds: i64, grace: i64, minor: u8) -> Vec<String> {
+        messages_of(&format!(r#"{{"seconds":{seconds}}}"#), minor, |a, v, e| {
+            sleep(
+                a,
+                "spec.containers[0].lifecycle.preStop.sleep",
+                Some(grace),
+                v,
+                e,
+            )
+        })
+    }
+
+    #[test]
+    fn sleep_is_bounded_by_the_grace_period_worded_per_release() {
+        assert!(sleep_messages(30, 30, 37).is_empty());
+        assert_eq!(
+            sleep_messages(45, 30, 37),
+            ["spec.containers[0].lifecycle.preStop.sleep: Invalid value: 45: must be non-negative and less than terminationGracePeriodSeconds (30)"]
+        );
+        assert_eq!(
+            sleep_messages(45, 30, 31),
+            ["spec.containers[0].lifecycle.preStop.sleep: Invalid value: 45: must be greater than 0 and less than terminationGracePeriodSeconds (30)"]
+        );
+        assert_eq!(
+            sleep_messages(0, 30, 32),
+            ["spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep."]
+        );
+    }
+
+    #[test]
+    fn zero_sleep_passes_from_1_33() {
+        assert!(sleep_messages(0, 30, 33).is_empty());
+        assert_eq!(sleep_messages(-1, 30, 33).len(), 1);
+    }
+
+    fn resize_messages(container: &str, spec: &str, minor: u8) -> Vec<String> {
+        let spec = super::super::tests::json(spec);
+        messages_of(container, minor, |c, v, e| {
+            resize_policy(c, &spec, "spec.containers[0]", v, e)
+        })
+    }
+
+    #[test]
+    fn resize_policies_name_cpu_or_memory_once() {
+        let c = r#"{"resizePolicy":[{"resourceName":"cpu","restartPolicy":"NotRequired"},
+            {"resourceName":"cpu","restartPolicy":"Restart"},{"resourceName":"gpu","restartPolicy":""}]}"#;
+        assert_eq!(
+            resize_messages(c, r#"{"restartPolicy":"Always"}"#, 37),
+            [
+                "spec.containers[0].resizePolicy[1]: Duplicate value: \"cpu\"",
+                "spec.containers[0].resizePolicy: Unsupported value: \"Restart\": supported values: \"NotRequired\", \"RestartContainer\"",
+                "spec.containers[0].resizePolicy: Unsupported value: \"gpu\": supported values: \"cpu\", \"memory\"",
+                "spec.containers[0].resizePolicy: Required value",
+            ]
+        );
+        // Dropped while InPlacePodVerticalScaling is off by default.
+        assert!(resize_messages(c, r#"{"restartPolicy":"Always"}"#, 32).is_empty());
+    }
+
+    #[test]
+    fn a_pod_that_never_restarts_resizes_in_place() {
+        let c =
+            r#"{"resizePolicy":[{"resourceName":"memory","restartPolicy":"RestartContainer"}]}"#;
+        assert!(resize_messages(c, r#"{"restartPolicy":"OnFailure"}"#, 37).is_empty());
+        assert_eq!(
+            resize_messages(c, r#"{"restartPolicy":"Never"}"#, 37),
+            ["spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"]
+        );
+    }
+
+    #[test]
+    fn regular_containers_have_no_restart_policy_until_restart_rules() {
+        let check = |minor| {
+            messages_of(r#"{"restartPolicy":"Always"}"#, minor, |c, v, e| {
+                container_restart_policy(c, "spec.containers[0]", v, e)
+            })
+        };
+        assert_eq!(
+            check(33),
+            ["spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"]
+        );
+        assert!(check(34).is_empty());
+        assert!(check(37).is_empty());
+    }
+}
