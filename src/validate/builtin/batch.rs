@@ -6,10 +6,11 @@
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::spec;
+use super::job_selector;
 use super::pod;
-use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
+use super::selector::{quoted, semantic_eq};
 use super::success_policy::SUCCESS_POLICY;
-use super::workloads::{non_negative, IMMUTABLE, SELECTOR_MISMATCH};
+use super::workloads::{non_negative, IMMUTABLE};
 use crate::kube::VersionRange;
 use crate::validate::field::join;
 use crate::validate::formats;
@@ -253,29 +254,14 @@ fn managed_by(by: &str, path: &str, w: &Write, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateJob` / `ValidateJobUpdate`. The selector the strategy generates when
-/// `manualSelector` is not true always matches and is not modelled; a manual one must be
-/// there, valid, and match the template's labels.
+/// `ValidateJob` / `ValidateJobUpdate`, on the Job as the strategy has prepared it (the
+/// generated selector and labels of [`job_selector::prepared`] on create).
 pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let object = &*job_selector::prepared(w, object);
+    job_selector::validate_generated(w, object, errors);
     let spec = spec(object);
     job_spec(w, spec, "spec", errors);
-    if spec.get("manualSelector").and_then(Value::as_bool) == Some(true) {
-        let sel = spec.get("selector").filter(|s| !s.is_null());
-        match sel {
-            None => errors.push(FieldError::required("spec.selector", "")),
-            Some(s) => selector::validate(s, "spec.selector", w.version(), errors),
-        }
-        let converted = Selector::of(sel);
-        let labels = spec.get_path(&["template", "metadata", "labels"]);
-        // A missing selector converts to one that matches nothing.
-        if converted.converts() && (sel.is_none() || !converted.matches(labels)) {
-            errors.push(FieldError::invalid(
-                "spec.template.metadata.labels",
-                quoted_labels(labels),
-                SELECTOR_MISMATCH,
-            ));
-        }
-    }
+    job_selector::spec_selector(w, object, errors);
     indexed_name(object, spec, errors);
     if let Some(old) = w.live {
         job_update(w, spec, self::spec(old), old, errors);

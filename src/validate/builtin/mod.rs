@@ -17,6 +17,7 @@ mod env;
 mod failure_policy;
 mod fields;
 mod hpa_metrics;
+mod job_selector;
 mod legacy_volumes;
 pub(crate) mod meta;
 mod mounts;
