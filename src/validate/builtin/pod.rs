@@ -190,12 +190,27 @@ fn enumerated(
     supported: &[&str],
     errors: &mut Vec<FieldError>,
 ) {
-    let value = text(object, key);
+    required_enum(
+        text(object, key),
+        &[path, ".", key].concat(),
+        supported,
+        errors,
+    );
+}
+
+/// A required enum value at `path`: `Required value` when empty, `Unsupported value` when
+/// unknown.
+pub(super) fn required_enum(
+    value: &str,
+    path: &str,
+    supported: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
     if value.is_empty() {
-        errors.push(FieldError::required(format!("{path}.{key}"), ""));
+        errors.push(FieldError::required(path, ""));
     } else if !supported.contains(&value) {
         errors.push(FieldError::not_supported(
-            format!("{path}.{key}"),
+            path,
             FieldError::string_value(value),
             supported,
         ));

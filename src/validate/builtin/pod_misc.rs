@@ -107,9 +107,9 @@ pub fn resize_policy(
                 FieldError::string_value(resource),
             ));
         }
-        enumerated(resource, &at, RESIZE_RESOURCES, errors);
+        super::pod::required_enum(resource, &at, RESIZE_RESOURCES, errors);
         let restart = text(p, "restartPolicy");
-        enumerated(restart, &at, RESIZE_RESTART_POLICIES, errors);
+        super::pod::required_enum(restart, &at, RESIZE_RESTART_POLICIES, errors);
         if never && restart != "NotRequired" {
             errors.push(FieldError::invalid(
                 &at,
@@ -117,18 +117,6 @@ pub fn resize_policy(
                 "must be 'NotRequired' when `restartPolicy` is 'Never'",
             ));
         }
-    }
-}
-
-fn enumerated(value: &str, path: &str, supported: &[&str], errors: &mut Vec<FieldError>) {
-    if value.is_empty() {
-        errors.push(FieldError::required(path, ""));
-    } else if !supported.contains(&value) {
-        errors.push(FieldError::not_supported(
-            path,
-            FieldError::string_value(value),
-            supported,
-        ));
     }
 }
 
