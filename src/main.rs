@@ -1,5 +1,6 @@
 //! The `kssa` command: parses arguments, runs one subcommand, maps the outcome to an exit code.
 
+mod allocator;
 mod cli;
 
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use std::process::ExitCode;
 /// 3.5 s instead of 4.7 s, and a one-object apply a fifth fewer instructions. Whether its
 /// memory may use transparent huge pages is decided per run: see [`memory`].
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 fn main() -> ExitCode {
     memory::huge_pages(false);

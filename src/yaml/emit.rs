@@ -152,10 +152,21 @@ fn plain_ok(s: &str) -> bool {
 /// line break). Printable ASCII, nearly every value, is settled in one pass over the bytes.
 fn plain_body_ok(s: &str) -> bool {
     let bytes = s.as_bytes();
-    if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
-        // Most values hold neither character: no pair to look for.
-        return memchr::memchr2(b':', b'#', bytes).is_none()
-            || !bytes.windows(2).any(|w| w == b": " || w == b" #");
+    // One pass: most bytes are neither `:` nor `#` nor outside printable ASCII.
+    let mut ascii = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b':' if bytes.get(i + 1) == Some(&b' ') => return false,
+            b'#' if i > 0 && bytes[i - 1] == b' ' => return false,
+            b' '..=b'~' => {}
+            _ => {
+                ascii = false;
+                break;
+            }
+        }
+    }
+    if ascii {
+        return true;
     }
     !s.contains(": ")
         && !s.contains(" #")
