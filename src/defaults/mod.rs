@@ -16,7 +16,7 @@ mod read;
 mod roundtrip;
 mod rules;
 pub(crate) mod structural;
-mod versioned;
+pub(crate) mod versioned;
 
 use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;

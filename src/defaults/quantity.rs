@@ -121,6 +121,14 @@ impl Quantity {
         Some(())
     }
 
+    /// `Quantity.Value()`: the value rounded up to a whole number; `None` when it does not fit.
+    pub fn whole(&self) -> Option<i128> {
+        let mut q = *self;
+        q.round_up(0)?;
+        q.mantissa
+            .checked_mul(10i128.checked_pow(u32::try_from(q.exponent).ok()?)?)
+    }
+
     /// Both values at the finer of the two exponents; `None` when that does not fit.
     fn aligned(&self, other: &Quantity) -> Option<(i128, i128, i32)> {
         let exponent = self.exponent.min(other.exponent);

@@ -135,7 +135,7 @@ fn pod_level_requests(pod: &mut Map) {
 /// component-helpers `AggregateContainerRequests` for a pod being created: regular containers
 /// and sidecars (init containers with `restartPolicy: Always`) add up; each other init
 /// container counts with the sidecars started before it; the larger of the two wins.
-fn aggregate_container_requests(spec: &Map) -> Vec<(String, Quantity)> {
+pub(crate) fn aggregate_container_requests(spec: &Map) -> Vec<(String, Quantity)> {
     let requests = |c: &Value| -> Vec<(String, Quantity)> {
         c.get("resources")
             .and_then(|r| r.get("requests"))

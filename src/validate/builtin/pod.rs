@@ -7,9 +7,11 @@ use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
 use super::mounts::{self, Volumes};
+use super::resources::Context;
 use super::{
-    affinity, dns, env, meta, pod_misc, pod_os, probe, resources, scheduling, security_context,
-    toleration, topology_spread, volume_source,
+    affinity, dns, env, host_ports, hugepages, meta, pod_misc, pod_os, pod_resources, probe,
+    resource_claims, resources, scheduling, security_context, toleration, topology_spread,
+    volume_source,
 };
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
@@ -75,6 +77,11 @@ pub fn spec(
         version,
         errors,
     );
+    let pod_claims = resource_claims::pod_claims(spec, path, version, errors);
+    let context = Context {
+        pod_claims: pod_claims.as_ref(),
+        indivisible_hugepages: old.is_some_and(hugepages::uses_indivisible),
+    };
     let containers = items(spec.get("containers"));
     let containers_path = join(path, ".containers");
     if containers.is_empty() {
@@ -83,7 +90,7 @@ pub fn spec(
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         let at = indexed(&containers_path, i);
-        container_common(c, spec, &at, &volumes, version, errors);
+        container_common(c, spec, &at, &volumes, context, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
@@ -95,10 +102,11 @@ pub fn spec(
         probe::container(c, &at, spec, version, errors);
         pod_misc::container_restart_policy(c, &at, version, errors);
     }
+    host_ports::conflicts(containers, &containers_path, errors);
     // Init containers' names must be unique among regular and init containers.
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
-        container_common(c, spec, &at, &volumes, version, errors);
+        container_common(c, spec, &at, &volumes, context, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
         let name = text(c, "name");
@@ -110,8 +118,10 @@ pub fn spec(
         } else if !name.is_empty() {
             names.insert(name);
         }
+        host_ports::init_container(c, &join(path, ".initContainers"), errors);
         probe::init_container_handlers(c, &at, sidecar, spec, version, errors);
     }
+    pod_resources::check(spec, path, context, version, errors);
     host_network_ports(spec, path, errors);
     enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
     enumerated(spec, "dnsPolicy", path, DNS_POLICIES, errors);
@@ -265,6 +275,7 @@ fn container_common(
     spec: &Value,
     path: &str,
     volumes: &Volumes,
+    context: Context,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -300,7 +311,7 @@ fn container_common(
     );
     mounts::check(c, path, volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
-    resources::container(c, path, version, errors);
+    resources::container(c, path, context, version, errors);
     pod_misc::resize_policy(c, spec, path, version, errors);
 }
 

@@ -9,11 +9,13 @@
 use super::super::formats;
 use super::super::FieldError;
 use super::fields::quantity_text;
+use super::{hugepages, resource_claims};
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::KubeVersion;
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::cmp::Ordering;
+use std::collections::BTreeSet;
 
 /// `standardResources` less the [`INTEGER`] ones, which it holds too, and the hugepages
 /// prefixes, tested apart.
@@ -195,11 +197,56 @@ fn entries<'v>(resources: Option<&'v Value>, key: &str) -> Vec<(&'v str, Amount)
     list
 }
 
+/// Which names a resource list may hold: a container's (`validateContainerResourceName`) or
+/// the pod-level ones (`validatePodResourceName`, [`super::pod_resources`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Container,
+    Pod,
+}
+
+/// What `validateResourceRequirements` needs from the pod around one list.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// The names of `spec.resourceClaims` that `claims` may refer to; `None` where the strategy
+    /// drops claims (DynamicResourceAllocation off), so they are not checked.
+    pub pod_claims: Option<&'a BTreeSet<String>>,
+    /// `AllowIndivisibleHugePagesValues`: the stored pod already had such a quantity.
+    pub indivisible_hugepages: bool,
+}
+
 /// `ValidateContainerResourceRequirements` for the container `c` at `path`.
-pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let resources = c.get("resources");
-    let at = join(path, ".resources");
-    let (limits_at, requests_at) = (join(&at, ".limits"), join(&at, ".requests"));
+pub fn container(
+    c: &Value,
+    path: &str,
+    context: Context,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    requirements(
+        c.get("resources"),
+        &join(path, ".resources"),
+        Level::Container,
+        context,
+        version,
+        errors,
+    );
+}
+
+/// `validateResourceRequirements` of the list `resources` at `at` (`….resources`).
+pub fn requirements(
+    resources: Option<&Value>,
+    at: &str,
+    level: Level,
+    context: Context,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let (limits_at, requests_at) = (join(at, ".limits"), join(at, ".requests"));
+    let name_check = |name: &str, key_at: &str, errors: &mut Vec<FieldError>| match level {
+        Level::Container => container_resource_name(name, key_at, version, errors),
+        Level::Pod => pod_resource_name(name, key_at, version, errors),
+    };
     let limits = entries(resources, "limits");
     let requests = entries(resources, "requests");
     let cpu_or_memory = |name: &str| name == "cpu" || name == "memory";
@@ -207,14 +254,17 @@ pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
     let mut has_hugepages = false;
     for (name, amount) in &limits {
         let key_at = keyed(&limits_at, name);
-        container_resource_name(name, &key_at, version, errors);
+        name_check(name, &key_at, errors);
         quantity_value(name, amount, &key_at, version, errors);
+        if is_hugepages(name) && !context.indivisible_hugepages {
+            hugepages::divisible(name, amount.quantity, &amount.shown(), &key_at, errors);
+        }
         has_hugepages |= is_hugepages(name);
         has_cpu_or_memory |= cpu_or_memory(name);
     }
     for (name, amount) in &requests {
         let key_at = keyed(&requests_at, name);
-        container_resource_name(name, &key_at, version, errors);
+        name_check(name, &key_at, errors);
         quantity_value(name, amount, &key_at, version, errors);
         match limits.iter().find(|(n, _)| n == name) {
             Some((_, limit)) => {
@@ -243,16 +293,37 @@ pub fn container(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
             )),
             None => {}
         }
+        if is_hugepages(name) && !context.indivisible_hugepages {
+            hugepages::divisible(name, amount.quantity, &amount.shown(), &key_at, errors);
+        }
         has_hugepages |= is_hugepages(name);
         has_cpu_or_memory |= cpu_or_memory(name);
     }
     if has_hugepages && !has_cpu_or_memory {
-        errors.push(FieldError::forbidden(
-            &at,
-            "HugePages require cpu or memory",
+        errors.push(FieldError::forbidden(at, "HugePages require cpu or memory"));
+    }
+    if let Some(pod_claims) = context.pod_claims {
+        let claims = resources.and_then(|r| r.get("claims"));
+        resource_claims::references(claims, &join(at, ".claims"), pod_claims, errors);
+    }
+}
+
+/// `validatePodResourceName`: a valid resource name, then one of the pod-level resources.
+fn pod_resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let before = errors.len();
+    resource_name(name, at, version, errors);
+    if errors.len() == before && !(name == "cpu" || name == "memory" || is_hugepages(name)) {
+        errors.push(FieldError::not_supported(
+            at,
+            FieldError::string_value(name),
+            POD_LEVEL_SUPPORTED,
         ));
     }
 }
+
+/// `sets.List(SupportedPodLevelResources())` from 1.34, when pod-level resources are first
+/// checked (the hugepages prefix joined cpu and memory in that release).
+const POD_LEVEL_SUPPORTED: &[&str] = &["cpu", "hugepages-", "memory"];
 
 #[cfg(test)]
 mod tests {
@@ -262,7 +333,7 @@ mod tests {
     fn messages(resources: &str, minor: u8) -> Vec<String> {
         let c = format!(r#"{{"resources":{resources}}}"#);
         messages_of(&c, minor, |c, v, errors| {
-            container(c, "spec.containers[0]", v, errors)
+            container(c, "spec.containers[0]", Context::default(), v, errors)
         })
     }
 

@@ -7,7 +7,7 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, present, quantity_text, text};
-use super::{claim_template, legacy_volumes as legacy, projected};
+use super::{claim_template, image_volume, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
 use crate::validate::field::join;
@@ -97,8 +97,7 @@ const SOURCES: &[Source] = &[
     source("scaleIO", legacy::scale_io),
     source("csi", csi),
     source("ephemeral", claim_template::ephemeral),
-    // ImageVolume: its fields' rules are not transcribed (see docs/validation.md).
-    source("image", |_, _, _, _| {}),
+    source("image", image_volume::image),
 ];
 
 /// `validateVolumeSource` for the volume at `path` (`spec.volumes[0]`).
