@@ -5,6 +5,7 @@
 //! Kinds are dispatched by group and kind in [`KIND_RULES`]; which name format each kind's
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
+mod admission;
 mod affinity;
 mod autoscaling;
 mod batch;
@@ -33,6 +34,7 @@ mod pod_os;
 mod pod_resources;
 mod pod_update;
 mod policy;
+mod priority_class;
 mod probe;
 mod projected;
 mod pv;
@@ -47,6 +49,7 @@ mod selector;
 mod service;
 mod service_ip;
 mod service_lb;
+mod storage;
 mod strategy;
 mod success_policy;
 mod sysctl;
@@ -54,6 +57,7 @@ mod toleration;
 mod topology_spread;
 mod tz;
 mod volume_source;
+mod webhook_client;
 mod windows_options;
 mod workloads;
 
@@ -113,6 +117,23 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "autoscaling",
         "HorizontalPodAutoscaler",
         autoscaling::horizontal_pod_autoscaler,
+    ),
+    ("storage.k8s.io", "StorageClass", storage::storage_class),
+    ("storage.k8s.io", "CSIDriver", storage::csi_driver),
+    (
+        "scheduling.k8s.io",
+        "PriorityClass",
+        priority_class::priority_class,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+        admission::validating,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+        admission::mutating,
     ),
 ];
 

@@ -1,0 +1,261 @@
+//! A webhook's `clientConfig`, as k8s.io/apiserver pkg/util/webhook/validation.go checks it
+//! (`ValidateWebhookURL`, `ValidateWebhookService`) for admissionregistration's
+//! `validate…Webhook`: exactly one of `url` and `service`; an https URL with a host and no user,
+//! query or fragment; a service with a name, a namespace, a valid port and a path of DNS
+//! subdomain segments.
+//!
+//! The admission validation passes the service's name and namespace to `ValidateWebhookService`
+//! in the opposite order of its parameters (kubernetes#141353), so a missing namespace is
+//! reported at `service.name` and a missing name at `service.namespace`; kssa does the same.
+
+use super::super::formats;
+use super::super::{BadValue, FieldError};
+use super::fields::{present, text};
+use crate::validate::field::join;
+use crate::value::Value;
+
+/// `ValidateWebhookURL`'s suffix.
+const URL_FORM: &str = "; desired format: https://host[/path]";
+/// `SetDefaults_ServiceReference`.
+const DEFAULT_PORT: i64 = 443;
+
+/// The parts of Go's `url.Parse` the rules read.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Url<'a> {
+    scheme: String,
+    user: Option<&'a str>,
+    host: &'a str,
+    raw_query: &'a str,
+    fragment: &'a str,
+}
+
+/// Go's `url.Parse`, as far as the rules need it: the fragment after the first `#`, the scheme
+/// (lowered), the query after the first `?`, and for a `//` authority its user and host. Its
+/// errors are the ones a webhook URL plausibly meets (control characters, an empty scheme).
+fn parse_url(raw: &str) -> Result<Url<'_>, String> {
+    if raw.bytes().any(|b| b < b' ' || b == 0x7f) {
+        return Err("net/url: invalid control character in URL".into());
+    }
+    let (rest, fragment) = raw.split_once('#').unwrap_or((raw, ""));
+    let mut url = Url {
+        fragment,
+        ..Url::default()
+    };
+    let mut rest = rest;
+    // getScheme: letters, then letters, digits, '+', '-', '.', up to a ':'.
+    for (i, c) in rest.char_indices() {
+        match c {
+            'a'..='z' | 'A'..='Z' => {}
+            '0'..='9' | '+' | '-' | '.' if i > 0 => {}
+            ':' if i == 0 => return Err("missing protocol scheme".into()),
+            ':' => {
+                url.scheme = rest[..i].to_ascii_lowercase();
+                rest = &rest[i + 1..];
+                break;
+            }
+            _ => break,
+        }
+    }
+    if let Some((before, query)) = rest.split_once('?') {
+        rest = before;
+        url.raw_query = query;
+    }
+    if !rest.starts_with('/') {
+        // An opaque URL (`host:port`) or a relative path: no host.
+        return Ok(url);
+    }
+    if let Some(authority) = rest.strip_prefix("//") {
+        let authority = authority.split('/').next().unwrap_or("");
+        match authority.rsplit_once('@') {
+            Some((user, host)) => {
+                url.user = Some(user);
+                url.host = host;
+            }
+            None => url.host = authority,
+        }
+    }
+    Ok(url)
+}
+
+/// The client configuration at `at` (`webhooks[i].clientConfig`).
+pub fn client_config(cc: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let url = present(cc, "url");
+    let service = present(cc, "service");
+    match (url, service) {
+        (Some(url), None) => webhook_url(url.as_str().unwrap_or(""), &join(at, ".url"), errors),
+        (None, Some(service)) => webhook_service(service, &join(at, ".service"), errors),
+        _ => errors.push(FieldError::required(
+            at,
+            "exactly one of url or service is required",
+        )),
+    }
+}
+
+/// `ValidateWebhookURL` with https forced.
+fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
+    let url = match parse_url(raw) {
+        Ok(url) => url,
+        Err(e) => {
+            let quoted = super::super::goprint::go_quote(raw);
+            errors.push(FieldError::required(
+                at,
+                format!("url must be a valid URL: parse {quoted}: {e}{URL_FORM}"),
+            ));
+            return;
+        }
+    };
+    if url.scheme != "https" {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(&url.scheme),
+            format!("'https' is the only allowed URL scheme{URL_FORM}"),
+        ));
+    }
+    if url.host.is_empty() {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(url.host),
+            format!("host must be specified{URL_FORM}"),
+        ));
+    }
+    if let Some(user) = url.user {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(user),
+            "user information is not permitted in the URL",
+        ));
+    }
+    if !url.fragment.is_empty() {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(url.fragment),
+            "fragments are not permitted in the URL",
+        ));
+    }
+    if !url.raw_query.is_empty() {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(url.raw_query),
+            "query parameters are not permitted in the URL",
+        ));
+    }
+}
+
+/// `ValidateWebhookService(fldPath, Name, Namespace, Path, Port)`, the arguments as the
+/// admission validation passes them.
+fn webhook_service(service: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    // The parameter called `name` receives the namespace, and `namespace` the name.
+    if text(service, "namespace").is_empty() {
+        errors.push(FieldError::required(join(at, ".name"), ""));
+    }
+    if text(service, "name").is_empty() {
+        errors.push(FieldError::required(join(at, ".namespace"), ""));
+    }
+    let port = present(service, "port")
+        .and_then(Value::as_i64)
+        .unwrap_or(DEFAULT_PORT);
+    let msgs = formats::port_number(port);
+    if !msgs.is_empty() {
+        errors.push(FieldError::invalid(
+            join(at, ".port"),
+            BadValue::Value(Value::Int(port)),
+            format!("port is not valid: {}", msgs.join(", ")),
+        ));
+    }
+    let Some(path) = present(service, "path") else {
+        return;
+    };
+    let path = path.as_str().unwrap_or("");
+    let path_at = join(at, ".path");
+    let invalid =
+        |msg: String| FieldError::invalid(path_at.as_str(), FieldError::string_value(path), msg);
+    if path.is_empty() || path == "/" {
+        return;
+    }
+    if path == "//" {
+        errors.push(invalid("segment[0] may not be empty".into()));
+        return;
+    }
+    if !path.starts_with('/') {
+        errors.push(invalid("must start with a '/'".into()));
+    }
+    // Upstream drops the first byte whatever it is, and one trailing slash.
+    let rest = path.get(1..).unwrap_or("");
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    for (i, step) in rest.split('/').enumerate() {
+        if step.is_empty() {
+            errors.push(invalid(format!("segment[{i}] may not be empty")));
+            continue;
+        }
+        for msg in formats::dns1123_subdomain(step) {
+            errors.push(invalid(format!("segment[{i}]: {msg}")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::KubeVersion;
+    use crate::value::from_json_str;
+
+    fn messages(cc: &str) -> Vec<String> {
+        let v = KubeVersion::new(37).unwrap();
+        let mut errors = Vec::new();
+        client_config(
+            &from_json_str(cc).unwrap(),
+            "webhooks[0].clientConfig",
+            &mut errors,
+        );
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn urls_parse_as_go_parses_them() {
+        let u = parse_url("HTTPS://me:pw@example.com:8443/x?a=1#f").unwrap();
+        assert_eq!(u.scheme, "https");
+        assert_eq!(u.user, Some("me:pw"));
+        assert_eq!(u.host, "example.com:8443");
+        assert_eq!((u.raw_query, u.fragment), ("a=1", "f"));
+        let opaque = parse_url("localhost:8443/x").unwrap();
+        assert_eq!((opaque.scheme.as_str(), opaque.host), ("localhost", ""));
+        assert_eq!(parse_url("example.com/x").unwrap().scheme, "");
+        assert!(parse_url(":8443").is_err());
+    }
+
+    #[test]
+    fn url_rules() {
+        assert_eq!(
+            messages(r#"{"url":"http://example.com/hook?x=1"}"#),
+            [
+                "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+                "webhooks[0].clientConfig.url: Invalid value: \"x=1\": query parameters are not permitted in the URL",
+            ]
+        );
+        assert!(messages(r#"{"url":"https://example.com/hook"}"#).is_empty());
+        assert_eq!(
+            messages(r#"{"url":"https://a","service":{"name":"s","namespace":"n"}}"#),
+            ["webhooks[0].clientConfig: Required value: exactly one of url or service is required"]
+        );
+    }
+
+    #[test]
+    fn service_rules_swap_name_and_namespace() {
+        assert_eq!(
+            messages(r#"{"service":{"name":"hook","port":0,"path":"/Validate/x//"}}"#),
+            [
+                "webhooks[0].clientConfig.service.name: Required value",
+                "webhooks[0].clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive",
+                "webhooks[0].clientConfig.service.path: Invalid value: \"/Validate/x//\": segment[0]: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "webhooks[0].clientConfig.service.path: Invalid value: \"/Validate/x//\": segment[2] may not be empty",
+            ]
+        );
+        assert_eq!(
+            messages(r#"{"service":{"namespace":"ns","path":"validate"}}"#),
+            [
+                "webhooks[0].clientConfig.service.namespace: Required value",
+                "webhooks[0].clientConfig.service.path: Invalid value: \"validate\": must start with a '/'",
+            ]
+        );
+    }
+}
