@@ -32,6 +32,8 @@ mod policy;
 mod probe;
 mod projected;
 mod pv;
+mod pv_source;
+mod pv_update;
 mod pvc;
 mod pvc_spec;
 mod rbac;
