@@ -44,6 +44,7 @@ mod selector;
 mod service;
 mod service_ip;
 mod service_lb;
+mod service_update;
 mod strategy;
 mod success_policy;
 mod sysctl;
