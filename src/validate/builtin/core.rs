@@ -45,6 +45,8 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         service_update::check(&prepared, old, w.version(), errors);
     }
     let spec = &prepared;
+    let annotations = object.get_path(&["metadata", "annotations"]);
+    service_update::topology_annotations(annotations, errors);
     let kind = text(spec, "type");
     let ports = spec
         .get("ports")
@@ -93,7 +95,6 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             SERVICE_TYPES,
         ));
     }
-    let annotations = object.get_path(&["metadata", "annotations"]);
     service::after_type(spec, annotations, w.version(), errors);
 }
 

@@ -308,6 +308,23 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
     }
 }
 
+/// `ValidateService`'s first rule after the metadata: the topology mode annotation agrees with
+/// the deprecated topology-aware-hints one when both are given.
+pub fn topology_annotations(annotations: Option<&Value>, errors: &mut Vec<FieldError>) {
+    const MODE: &str = "service.kubernetes.io/topology-mode";
+    const HINTS: &str = "service.kubernetes.io/topology-aware-hints";
+    let get = |k: &str| annotations.and_then(|a| a.get(k)).and_then(Value::as_str);
+    if let (Some(mode), Some(hints)) = (get(MODE), get(HINTS)) {
+        if mode != hints {
+            errors.push(FieldError::invalid(
+                format!("metadata.annotations[{MODE}]"),
+                FieldError::string_value(mode),
+                format!("must match annotations[{HINTS}] when both are specified"),
+            ));
+        }
+    }
+}
+
 /// `isHeadlessService`: `clusterIPs` is exactly `["None"]`.
 fn is_headless(spec: &Value) -> bool {
     strings(spec, "clusterIPs") == ["None"]

@@ -102,3 +102,14 @@ fn the_health_check_node_port_is_immutable() {
         format!("{PREFIX}spec.healthCheckNodePort: Forbidden: field is immutable")
     );
 }
+
+#[test]
+fn topology_annotations_agree() {
+    let object = r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default","annotations":{"service.kubernetes.io/topology-mode":"Auto","service.kubernetes.io/topology-aware-hints":"Disabled"}},"spec":{"ports":[{"port":80}]}}"#;
+    assert_eq!(
+        super::super::tests::refusal(object, None, 37).unwrap(),
+        format!("{PREFIX}metadata.annotations[service.kubernetes.io/topology-mode]: Invalid value: \"Auto\": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified")
+    );
+    let agreeing = object.replace("Disabled", "Auto");
+    assert_eq!(super::super::tests::refusal(&agreeing, None, 37), None);
+}
