@@ -62,7 +62,7 @@ pub fn horizontal_pod_autoscaler(w: &Write, object: &Value, errors: &mut Vec<Fie
         "spec.scaleTargetRef",
         errors,
     );
-    super::hpa_metrics::metrics(object, spec, errors);
+    super::hpa_metrics::metrics(object, spec, w.version(), errors);
     if let Some(behavior) = spec.get("behavior").filter(|b| !b.is_null()) {
         for direction in ["scaleUp", "scaleDown"] {
             if let Some(rules) = behavior.get(direction).filter(|r| !r.is_null()) {

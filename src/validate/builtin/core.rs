@@ -3,11 +3,10 @@
 //! PersistentVolumeClaim spec after creation.
 
 use super::super::formats;
-use super::super::goprint::GoType;
-use super::super::{field::typed_value, FieldError, Write};
+use super::super::{FieldError, Write};
 use super::fields::{spec, text};
 use super::selector::semantic_eq;
-use super::{pod, pod_update, probe, service, service_ip, service_lb};
+use super::{pod, pod_update, probe, service, service_ip, service_update};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -22,27 +21,32 @@ fn is_headless(spec: &Value) -> bool {
     text(spec, "clusterIP") == "None"
 }
 
-/// `ValidateServiceUpdate` / `ValidateService`, after the allocator's IP family checks
+/// `ValidateServiceUpdate` / `ValidateService` on the spec as the registry prepared it
+/// ([`service_update`]), after the allocator's IP family checks
 /// ([`service_ip::ip_family_fields`]) and node port range
 /// ([`service::node_port_out_of_range`]), which answer alone before any validation.
 pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let spec = spec(object);
-    let old_spec = w.live.map(self::spec);
+    let old_spec = w.live.map(spec);
+    let mut prepared = service_update::prepare(spec(object), old_spec);
     // The allocator answers alone: IP families first, then node ports.
-    let refusal = service_ip::ip_family_fields(spec, old_spec);
+    let refusal = service_ip::ip_family_fields(&prepared, old_spec);
     if !refusal.is_empty() {
         *errors = refusal;
         return;
     }
-    if let Some(refusal) = service::node_port_out_of_range(spec, old_spec) {
+    if let Some(refusal) = service::node_port_out_of_range(&prepared, old_spec) {
         errors.clear();
         errors.push(refusal);
         return;
     }
     if let Some(old) = old_spec {
-        cluster_ips_unchanged(spec, old, errors);
-        service_lb::load_balancer_class(spec, Some(old), w.version(), errors);
+        service_update::allocate_families(&mut prepared, old);
+        service_update::drop_type_dependent(&mut prepared, old);
+        service_update::check(&prepared, old, w.version(), errors);
     }
+    let spec = &prepared;
+    let annotations = object.get_path(&["metadata", "annotations"]);
+    service_update::topology_annotations(annotations, errors);
     let kind = text(spec, "type");
     let ports = spec
         .get("ports")
@@ -91,71 +95,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             SERVICE_TYPES,
         ));
     }
-    let annotations = object.get_path(&["metadata", "annotations"]);
     service::after_type(spec, annotations, w.version(), errors);
-}
-
-fn cluster_ips(spec: &Value) -> Vec<&str> {
-    match spec.get("clusterIPs").and_then(Value::as_list) {
-        Some(ips) if !ips.is_empty() => ips.iter().map(|v| v.as_str().unwrap_or("")).collect(),
-        // The registry fills clusterIPs from clusterIP (`normalizeClusterIPs`).
-        _ => Some(text(spec, "clusterIP"))
-            .filter(|ip| !ip.is_empty())
-            .into_iter()
-            .collect(),
-    }
-}
-
-/// `validateUpgradeDowngradeClusterIPs`: the primary cluster IP never changes once set (what
-/// the service registry leaves of a changed `clusterIP`).
-fn cluster_ips_unchanged(new: &Value, old: &Value, errors: &mut Vec<FieldError>) {
-    if text(new, "type") == "ExternalName" || text(old, "type") == "ExternalName" {
-        return;
-    }
-    if is_headless(new) && is_headless(old) {
-        return;
-    }
-    // A clusterIP left out of the request keeps the allocated one.
-    let new_ips = if new.get("clusterIP").is_none() && new.get("clusterIPs").is_none() {
-        cluster_ips(old)
-    } else {
-        let ips = cluster_ips(new);
-        // A changed clusterIP with the old clusterIPs: the registry replaces them.
-        let old_ips = cluster_ips(old);
-        let same_plural = new.get("clusterIPs") == old.get("clusterIPs");
-        if same_plural
-            && text(new, "clusterIP") != text(old, "clusterIP")
-            && !text(new, "clusterIP").is_empty()
-        {
-            vec![text(new, "clusterIP")]
-        } else if ips.is_empty() {
-            old_ips
-        } else {
-            ips
-        }
-    };
-    let old_ips = cluster_ips(old);
-    let quoted = || {
-        let list = Value::List(new_ips.iter().map(|ip| Value::from(*ip)).collect());
-        typed_value(list, &GoType::StringList)
-    };
-    if old_ips.len() == new_ips.len() {
-        for (i, (o, n)) in old_ips.iter().zip(&new_ips).enumerate() {
-            if o != n {
-                errors.push(FieldError::invalid(
-                    format!("spec.clusterIPs[{i}]"),
-                    quoted(),
-                    "may not change once set",
-                ));
-            }
-        }
-    } else if !old_ips.is_empty() && !new_ips.is_empty() && old_ips[0] != new_ips[0] {
-        errors.push(FieldError::invalid(
-            "spec.clusterIPs[0]",
-            quoted(),
-            "may not change once set",
-        ));
-    }
 }
 
 /// `IsConfigMapKey` errors of every key of `map` at `<path>[<key>]`; returns the data's size.

@@ -7,6 +7,7 @@ use super::super::{BadValue, FieldError};
 use super::autoscaling::cross_version_reference;
 use super::fields::{items, present, quantity_text, text};
 use crate::defaults::quantity::{canonicalize, Quantity};
+use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::cmp::Ordering;
@@ -35,7 +36,7 @@ const SOURCES: &[(&str, &str)] = &[
 /// object's `targetCPUUtilizationPercentage` becomes the first metric, a CPU Resource metric
 /// (`Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler`), so only its
 /// lower bound can fail.
-pub fn metrics(object: &Value, spec: &Value, errors: &mut Vec<FieldError>) {
+pub fn metrics(object: &Value, spec: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
     if text(object, "apiVersion") == "autoscaling/v1" {
         if let Some(n) = spec
             .get("targetCPUUtilizationPercentage")
@@ -51,13 +52,13 @@ pub fn metrics(object: &Value, spec: &Value, errors: &mut Vec<FieldError>) {
         return;
     }
     for (i, metric) in items(spec.get("metrics")).iter().enumerate() {
-        metric_spec(metric, &indexed("spec.metrics", i), errors);
+        metric_spec(metric, &indexed("spec.metrics", i), version, errors);
     }
 }
 
 /// `validateMetricSpec`. An unknown type is reported twice (the set check and the switch's
 /// default); the server's aggregate prints it once.
-fn metric_spec(m: &Value, path: &str, errors: &mut Vec<FieldError>) {
+fn metric_spec(m: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let kind = text(m, "type");
     let type_path = join(path, ".type");
     if kind.is_empty() {
@@ -85,8 +86,8 @@ fn metric_spec(m: &Value, path: &str, errors: &mut Vec<FieldError>) {
             "object" => object_source(src, &at, errors),
             "external" => external_source(src, &at, errors),
             "pods" => pods_source(src, &at, errors),
-            "resource" => resource_source(src, &at, false, errors),
-            _ => resource_source(src, &at, true, errors),
+            "resource" => resource_source(src, &at, None, errors),
+            _ => resource_source(src, &at, Some(version), errors),
         }
     }
     let expected = SOURCES.iter().find(|(_, t)| *t == kind).map(|(f, _)| *f);
@@ -162,16 +163,25 @@ fn pods_source(src: &Value, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateResourceSource` and, with `container`, `validateContainerResourceSource` (whose
-/// resource-name format check, `ValidateContainerResourceName`, is not modelled here).
-fn resource_source(src: &Value, path: &str, container: bool, errors: &mut Vec<FieldError>) {
-    if text(src, "name").is_empty() {
+/// `validateResourceSource` and, given the version (`container`),
+/// `validateContainerResourceSource`, which also checks the resource name as a container's
+/// (pkg/apis/core/validation `ValidateContainerResourceName`, shared with pod resources).
+fn resource_source(
+    src: &Value,
+    path: &str,
+    container: Option<KubeVersion>,
+    errors: &mut Vec<FieldError>,
+) {
+    let name = text(src, "name");
+    if name.is_empty() {
         errors.push(FieldError::required(
             join(path, ".name"),
             "must specify a resource name",
         ));
+    } else if let Some(version) = container {
+        super::resources::container_resource_name(name, &join(path, ".name"), version, errors);
     }
-    if container {
+    if container.is_some() {
         let c = text(src, "container");
         let at = join(path, ".container");
         if c.is_empty() {
@@ -335,6 +345,24 @@ mod tests {
         assert_eq!(
             hpa(r#"{"type":"External","external":{"metric":{},"target":{"type":"Value","value":1,"averageValue":1}}}"#, 37).unwrap(),
             format!("{PREFIX}\n* spec.metrics[0].external.metric.name: Required value: must specify a metric name\n* spec.metrics[0].external.target.value: Forbidden: may not set both a target value for metric and a per-pod target")
+        );
+    }
+
+    #[test]
+    fn container_resource_names_are_checked_as_containers_are() {
+        let metric = |name: &str| {
+            format!(
+                r#"{{"type":"ContainerResource","containerResource":{{"name":"{name}","container":"app","target":{{"type":"Utilization","averageUtilization":60}}}}}}"#
+            )
+        };
+        assert_eq!(hpa(&metric("nvidia.com/gpu"), 37), None);
+        assert_eq!(
+            hpa(&metric("gpu"), 37).unwrap(),
+            format!("{PREFIX}\n* spec.metrics[0].containerResource.name: Invalid value: \"gpu\": must be a standard resource type or fully qualified\n* spec.metrics[0].containerResource.name: Invalid value: \"gpu\": must be a standard resource for containers")
+        );
+        assert_eq!(
+            hpa(&metric("pods"), 30).unwrap(),
+            format!("{PREFIX}spec.metrics[0].containerResource.name: Invalid value: \"pods\": must be a standard resource for containers")
         );
     }
 

@@ -1,10 +1,11 @@
 //! A PersistentVolume's spec, as k8s.io/kubernetes pkg/apis/core/validation/validation.go
 //! `ValidatePersistentVolumeSpec` checks it for a stored (not inline) volume: access modes,
-//! capacity, reclaim policy, node affinity, exactly one volume source, class and mode. The
-//! sources' own fields are not checked.
+//! capacity, reclaim policy, node affinity, exactly one volume source ([`super::pv_source`]),
+//! class and mode; on update then `ValidatePersistentVolumeUpdate` ([`super::pv_update`]).
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{present, quantity_text, text};
+use super::pv_source;
 use super::pvc_spec::{access_modes, positive_quantity, VOLUME_MODES};
 use crate::defaults::quantity::{Format, Quantity};
 use crate::kube::VersionRange;
@@ -13,38 +14,11 @@ use crate::value::{Map, Value};
 /// `supportedReclaimPolicy`, sorted.
 const RECLAIM_POLICIES: &[&str] = &["Delete", "Recycle", "Retain"];
 
-/// The volume sources in the order the server counts them, with the path it names when a second
-/// one is found (`cephfs` is named `cephFS` there). `flexVolume` is counted without that check.
-const SOURCES: &[(&str, &str)] = &[
-    ("hostPath", "hostPath"),
-    ("gcePersistentDisk", "gcePersistentDisk"),
-    ("awsElasticBlockStore", "awsElasticBlockStore"),
-    ("glusterfs", "glusterfs"),
-    ("flocker", "flocker"),
-    ("nfs", "nfs"),
-    ("rbd", "rbd"),
-    ("quobyte", "quobyte"),
-    ("cephfs", "cephFS"),
-    ("iscsi", "iscsi"),
-    ("cinder", "cinder"),
-    ("fc", "fc"),
-    ("flexVolume", ""),
-    ("azureFile", "azureFile"),
-    ("vsphereVolume", "vsphereVolume"),
-    ("photonPersistentDisk", "photonPersistentDisk"),
-    ("portworxVolume", "portworxVolume"),
-    ("azureDisk", "azureDisk"),
-    ("scaleIO", "scaleIO"),
-    ("local", "local"),
-    ("storageos", "storageos"),
-    ("csi", "csi"),
-];
-
 /// As for claims: `volumeAttributesClassName` is validated once the gate is on by default.
-const VOLUME_ATTRIBUTES_CLASS: VersionRange = VersionRange::since(34);
+pub(super) const VOLUME_ATTRIBUTES_CLASS: VersionRange = VersionRange::since(34);
 
-/// `ValidatePersistentVolume` (create) and the same checks `ValidatePersistentVolumeUpdate`
-/// starts with; the update's immutability rules are not modelled.
+/// `ValidatePersistentVolume` (create), and on update the same checks followed by
+/// `ValidatePersistentVolumeUpdate`'s immutability rules.
 pub fn persistent_volume(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let empty = Value::Null;
     let spec = object.get("spec").unwrap_or(&empty);
@@ -68,26 +42,18 @@ pub fn persistent_volume(w: &Write, object: &Value, errors: &mut Vec<FieldError>
             ));
         }
     }
-    let mut count = 0;
-    for (key, forbidden_path) in SOURCES {
-        if present(spec, key).is_none() {
-            continue;
-        }
-        if count > 0 && !forbidden_path.is_empty() {
-            errors.push(FieldError::forbidden(
-                format!("spec.{forbidden_path}"),
-                "may not specify more than 1 volume type",
-            ));
-            continue;
-        }
-        count += 1;
-        if *key == "local" && node_affinity.is_none() {
+    let name = object
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let count = pv_source::check(spec, name, w.version(), errors, |key, errors| {
+        if key == "local" && node_affinity.is_none() {
             errors.push(FieldError::required(
                 "spec.nodeAffinity",
                 "Local volume requires node affinity",
             ));
         }
-    }
+    });
     if count == 0 {
         errors.push(FieldError::required("spec", "must specify a volume type"));
     }
@@ -145,6 +111,10 @@ pub fn persistent_volume(w: &Write, object: &Value, errors: &mut Vec<FieldError>
                 "has to be specified when using volumeAttributesClassName",
             ));
         }
+    }
+    if let Some(old) = w.live {
+        let old_spec = old.get("spec").unwrap_or(&empty);
+        super::pv_update::check(spec, old_spec, w.version(), errors);
     }
 }
 

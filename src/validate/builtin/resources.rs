@@ -92,7 +92,7 @@ fn resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<Fi
 }
 
 /// `validateContainerResourceName`.
-fn container_resource_name(
+pub(super) fn container_resource_name(
     name: &str,
     at: &str,
     version: KubeVersion,

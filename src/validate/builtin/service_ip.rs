@@ -30,17 +30,12 @@ fn string_list(list: &[&str]) -> BadValue {
     typed_value(value, &GoType::StringList)
 }
 
-/// The cluster IPs the registry works with: `clusterIPs`, or `[clusterIP]` when only that is
-/// given (`normalizeClusterIPs`); on update, missing ones are the stored ones
-/// (`patchAllocatedValues`).
-fn cluster_ips<'v>(spec: &'v Value, old: Option<&'v Value>) -> Vec<&'v str> {
-    let ips = strings(spec.get("clusterIPs"));
-    if !ips.is_empty() {
-        return ips;
-    }
-    match text(spec, "clusterIP") {
-        "" => old.map(|o| cluster_ips(o, None)).unwrap_or_default(),
-        ip => vec![ip],
+/// `familyOf`: the family of a cluster IP already known to parse.
+pub(super) fn family_of(ip: &str) -> &'static str {
+    match parse_ip(ip) {
+        Some(p) if is_v4(&p) => "IPv4",
+        Some(_) => "IPv6",
+        None => "unknown",
     }
 }
 
@@ -51,8 +46,9 @@ fn has_selector(spec: &Value) -> bool {
 }
 
 /// `initIPFamilyFields` up to where the cluster's own configuration matters: the errors the
-/// allocator answers alone, before any validation (`BeginCreate` / `BeginUpdate`). A stored
-/// Service whose IP fields the write leaves as they are is not checked again.
+/// allocator answers alone, before any validation (`BeginCreate` / `BeginUpdate`), on the spec
+/// as the registry prepared it ([`super::service_update::prepare`]). A stored Service whose IP
+/// fields the write leaves as they are is not checked again.
 pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
     if text(spec, "type") == "ExternalName" {
         return Vec::new();
@@ -63,7 +59,7 @@ pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
             return Vec::new();
         }
     }
-    let ips = cluster_ips(spec, old);
+    let ips = strings(spec.get("clusterIPs"));
     let families = strings(spec.get("ipFamilies"));
     let policy = match present(spec, "ipFamilyPolicy").and_then(Value::as_str) {
         Some(p) => p,
@@ -73,9 +69,28 @@ pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
             None => "SingleStack",
         },
     };
-    let mut errors = related_fields(spec, old.is_none(), &ips, &families, policy);
+    let mut errors = related_fields(spec, &ips, &families, policy);
     if !errors.is_empty() {
         return errors;
+    }
+    // Update: fewer addresses or families than stored need an explicit SingleStack.
+    if let Some(old) = old.filter(|_| policy != "SingleStack") {
+        let value = || FieldError::string_value(policy);
+        let reduced = |key: &str, n: usize| n > 0 && n < strings(old.get(key)).len();
+        if reduced("clusterIPs", ips.len()) {
+            errors.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                value(),
+                "must be 'SingleStack' to release the secondary cluster IP",
+            ));
+        }
+        if reduced("ipFamilies", families.len()) {
+            errors.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                value(),
+                "must be 'SingleStack' to release the secondary IP family",
+            ));
+        }
     }
     if policy == "SingleStack" {
         let value = || FieldError::string_value(policy);
@@ -98,24 +113,26 @@ pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
     errors
 }
 
-/// `ValidateServiceClusterIPsRelatedFields` with the policy the allocator settled on. Whether
-/// `clusterIPs[0]` matches `clusterIP` is only checked on create, where the request holds both
-/// as written.
-fn related_fields(
-    spec: &Value,
-    create: bool,
-    ips: &[&str],
-    families: &[&str],
-    policy: &str,
-) -> Vec<FieldError> {
+/// `ValidateServiceClusterIPsRelatedFields` with the policy the allocator settled on: first
+/// `clusterIP` and `clusterIPs` in step.
+fn related_fields(spec: &Value, ips: &[&str], families: &[&str], policy: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    let written = strings(spec.get("clusterIPs"));
     let cluster_ip = text(spec, "clusterIP");
-    if create && !cluster_ip.is_empty() && written.first().is_some_and(|ip| *ip != cluster_ip) {
+    if !cluster_ip.is_empty() {
+        match ips.first() {
+            None => errors.push(FieldError::required("spec.clusterIPs", "")),
+            Some(first) if *first != cluster_ip => errors.push(FieldError::invalid(
+                "spec.clusterIPs",
+                string_list(ips),
+                "first value must match `clusterIP`",
+            )),
+            Some(_) => {}
+        }
+    } else if !ips.is_empty() {
         errors.push(FieldError::invalid(
             "spec.clusterIPs",
-            string_list(&written),
-            "first value must match `clusterIP`",
+            string_list(ips),
+            "must be empty when `clusterIP` is not specified",
         ));
     }
     let mut seen = Vec::new();
@@ -270,7 +287,8 @@ mod tests {
     fn allocator(spec: &str, old: Option<&str>, minor: u8) -> Vec<String> {
         let v = KubeVersion::new(minor).unwrap();
         let old = old.map(json);
-        ip_family_fields(&json(spec), old.as_ref())
+        let prepared = super::super::service_update::prepare(&json(spec), old.as_ref());
+        ip_family_fields(&prepared, old.as_ref())
             .iter()
             .map(|e| e.message(v))
             .collect()

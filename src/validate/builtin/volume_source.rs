@@ -217,7 +217,7 @@ fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
     }
 }
 
-fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+pub(super) fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     let p = text(v, "path");
     if p.is_empty() {
         errors.push(FieldError::required(join(at, ".path"), ""));
@@ -257,7 +257,7 @@ fn config_map(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>)
     }
 }
 
-fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+pub(super) fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["server", "path"], errors);
     let p = text(v, "path");
     if !p.starts_with('/') {
