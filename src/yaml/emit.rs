@@ -125,6 +125,10 @@ fn implicitly_string(s: &str) -> bool {
 }
 
 fn plain_ok(s: &str) -> bool {
+    is_plain_word(s.as_bytes()) || plain_after_checks(s)
+}
+
+fn plain_after_checks(s: &str) -> bool {
     // The indicators are ASCII: a character's first byte decides, and the byte after a
     // one-byte indicator starts the second character.
     let bytes = s.as_bytes();
@@ -146,6 +150,18 @@ fn plain_ok(s: &str) -> bool {
         && plain_body_ok(s)
         && implicitly_string(s)
         && !go_yaml_quotes(s)
+}
+
+/// Most keys and many values (`containerPort`, `registry.k8s.io/pause`): a letter, then
+/// letters, digits and `-._/`, longer than YAML 1.1's longest word (`false`). No indicator can
+/// start it, it holds no `: ` or ` #`, it resolves to a string, and go-yaml's timestamp and
+/// base-60 forms start with a digit or sign: plain without the checks below.
+fn is_plain_word(bytes: &[u8]) -> bool {
+    bytes.len() > 5
+        && bytes[0].is_ascii_alphabetic()
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'/'))
 }
 
 /// No `: ` or ` #` inside, and only characters a plain scalar may hold (printable, no tab or
@@ -253,6 +269,26 @@ fn line_break(c: char) -> bool {
 mod tests {
     use super::super::parse_document;
     use super::*;
+
+    #[test]
+    fn plain_words_pass_every_check() {
+        let words = [
+            "containerPort",
+            "registry.k8s.io/pause",
+            "app.kubernetes.io_name-1",
+            "Falsey",
+            "Infinity",
+            "nullable",
+            "e12345",
+        ];
+        for w in words {
+            assert!(is_plain_word(w.as_bytes()), "{w}");
+            assert!(plain_after_checks(w), "{w}");
+        }
+        for w in ["false", "2024-01-01", "-value", ".inf.x", "a:b", "value "] {
+            assert!(!is_plain_word(w.as_bytes()), "{w}");
+        }
+    }
     use crate::value::from_json_str;
     use proptest::prelude::*;
 
