@@ -1,7 +1,7 @@
 //! Reading the fields of an object under validation: the small accessors every kind's rules use,
 //! treating an absent field, a `null` and a value of another type alike (as Go's zero values).
 
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// The string under `key`, `""` when absent or not a string.
 pub(super) fn text<'v>(v: &'v Value, key: &str) -> &'v str {
@@ -32,4 +32,21 @@ pub(super) fn quantity_text(v: &Value) -> Option<String> {
 pub(super) fn spec(object: &Value) -> &Value {
     static NULL: Value = Value::Null;
     object.get("spec").unwrap_or(&NULL)
+}
+
+/// Sets `key` of a map to `value`, or removes it for `None`, as the registry's preparation of
+/// a write does: a `null` (absent) map becomes an empty one first, anything else is left alone.
+pub(super) fn set(map: &mut Value, key: &str, value: Option<Value>) {
+    if map.is_null() {
+        *map = Value::Map(Map::default());
+    }
+    let Some(m) = map.as_map_mut() else { return };
+    match value {
+        Some(v) => {
+            m.insert(key.into(), v);
+        }
+        None => {
+            m.shift_remove(key);
+        }
+    }
 }

@@ -54,6 +54,12 @@ pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldE
             "must be valid format starting with iqn, eui, or naa",
         ));
     }
+    iscsi_lun(v, at, errors);
+    chap_secret_ref(v, at, errors);
+}
+
+/// An iSCSI `lun`, 0 to 255 (pod volumes and PersistentVolumes alike).
+pub(super) fn iscsi_lun(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(Value::Int(lun)) = v.get("lun") {
         if !(0..=255).contains(lun) {
             errors.push(FieldError::invalid(
@@ -63,6 +69,10 @@ pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldE
             ));
         }
     }
+}
+
+/// CHAP authentication (discovery or session) needs the `secretRef` that holds its credentials.
+pub(super) fn chap_secret_ref(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let chap = |k| v.get(k).and_then(Value::as_bool) == Some(true);
     if (chap("chapAuthDiscovery") || chap("chapAuthSession")) && present(v, "secretRef").is_none() {
         errors.push(FieldError::required(join(at, ".secretRef"), ""));

@@ -5,66 +5,36 @@
 //! variants here (secret references with namespaces, iSCSI formats, csi volume handles).
 
 use super::super::formats;
-use super::super::{BadValue, FieldError};
+use super::super::FieldError;
 use super::fields::{present, text};
 use super::legacy_volumes as legacy;
-use super::volume_source::{self, no_backsteps, required};
+use super::volume_source::{
+    self, count_sources, required, source, Source, CEPHFS, GCE_PERSISTENT_DISK,
+};
 use crate::kube::KubeVersion;
 use crate::validate::field::join;
 use crate::value::Value;
 use std::sync::LazyLock;
 
-type Check = fn(&Value, &str, KubeVersion, &mut Vec<FieldError>);
-
-/// One source: its field, the path the "more than 1" refusal names (empty: never refused,
-/// as `flexVolume`), the path its own errors are reported under, and its rules.
-pub(super) struct Source {
-    pub key: &'static str,
-    refused_as: &'static str,
-    checked_as: &'static str,
-    check: Check,
-}
-
-const fn source(key: &'static str, check: Check) -> Source {
-    Source {
-        key,
-        refused_as: key,
-        checked_as: key,
-        check,
-    }
-}
-
-/// The sources in the order `ValidatePersistentVolumeSpec` tests them (`cephfs` is refused as
-/// `cephFS`, a gcePersistentDisk checked as `persistentDisk`). `iscsi` also needs the volume's
-/// name ([`iscsi`]).
+/// The sources in the order `ValidatePersistentVolumeSpec` tests them. `iscsi` also needs the
+/// volume's name, so [`check`] calls [`iscsi`] itself; `flexVolume` counts but is never refused
+/// (the server does not look at the count before it).
 pub(super) const SOURCES: &[Source] = &[
     source("hostPath", volume_source::host_path),
-    Source {
-        key: "gcePersistentDisk",
-        refused_as: "gcePersistentDisk",
-        checked_as: "persistentDisk",
-        check: legacy::pd_name_and_partition,
-    },
+    GCE_PERSISTENT_DISK,
     source("awsElasticBlockStore", legacy::volume_id_and_partition),
     source("glusterfs", glusterfs),
     source("flocker", legacy::flocker),
     source("nfs", volume_source::nfs),
     source("rbd", legacy::rbd),
     source("quobyte", legacy::quobyte),
-    Source {
-        key: "cephfs",
-        refused_as: "cephFS",
-        checked_as: "cephfs",
-        check: legacy::cephfs,
-    },
+    CEPHFS,
     source("iscsi", |_, _, _, _| {}),
     source("cinder", cinder),
     source("fc", legacy::fc),
     Source {
-        key: "flexVolume",
         refused_as: "",
-        checked_as: "flexVolume",
-        check: legacy::flex_volume,
+        ..source("flexVolume", legacy::flex_volume)
     },
     source("azureFile", azure_file),
     source("vsphereVolume", legacy::vsphere_volume),
@@ -86,28 +56,14 @@ pub fn check(
     errors: &mut Vec<FieldError>,
     mut on_counted: impl FnMut(&str, &mut Vec<FieldError>),
 ) -> usize {
-    let mut count = 0;
-    for s in SOURCES {
-        let Some(value) = present(spec, s.key) else {
-            continue;
-        };
-        if count > 0 && !s.refused_as.is_empty() {
-            errors.push(FieldError::forbidden(
-                format!("spec.{}", s.refused_as),
-                "may not specify more than 1 volume type",
-            ));
-            continue;
-        }
-        count += 1;
-        let at = format!("spec.{}", s.checked_as);
+    count_sources(SOURCES, spec, "spec", errors, |s, value, at, errors| {
         if s.key == "iscsi" {
-            iscsi(value, &at, name, errors);
+            iscsi(value, at, name, errors);
         } else {
-            (s.check)(value, &at, version, errors);
+            (s.check)(value, at, version, errors);
         }
         on_counted(s.key, errors);
-    }
-    count
+    })
 }
 
 fn invalid_messages(at: &str, value: &str, msgs: Vec<String>, errors: &mut Vec<FieldError>) {
@@ -173,27 +129,13 @@ fn storageos(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldEr
 
 /// `validateLocalVolumeSource`: a path without backsteps.
 fn local(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
-    let p = text(v, "path");
-    if p.is_empty() {
-        errors.push(FieldError::required(join(at, ".path"), ""));
-        return;
-    }
-    no_backsteps(p, &join(at, ".path"), errors);
+    volume_source::backstep_free_path(v, at, errors);
 }
 
 /// `validateCSIPersistentVolumeSource`: the driver name (`ValidateCSIDriverName`), a volume
 /// handle, and each secret reference's name (a DNS subdomain) and namespace (a DNS label).
 fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let driver = text(v, "driver");
-    let driver_at = join(at, ".driver");
-    if driver.is_empty() {
-        errors.push(FieldError::required(&driver_at, ""));
-    }
-    if driver.len() > 63 {
-        errors.push(FieldError::too_long(&driver_at, 63, version));
-    }
-    let msgs = formats::dns1123_subdomain(&driver.to_lowercase());
-    invalid_messages(&driver_at, driver, msgs, errors);
+    volume_source::csi_driver_name(v, at, version, errors);
     if text(v, "volumeHandle").is_empty() {
         errors.push(FieldError::required(join(at, ".volumeHandle"), ""));
     }
@@ -270,21 +212,9 @@ fn iscsi(v: &Value, at: &str, pv_name: &str, errors: &mut Vec<FieldError>) {
     } else {
         iqn_format(iqn, &join(at, ".iqn"), errors);
     }
-    if let Some(Value::Int(lun)) = v.get("lun") {
-        if !(0..=255).contains(lun) {
-            errors.push(FieldError::invalid(
-                join(at, ".lun"),
-                BadValue::Value(Value::Int(*lun)),
-                formats::inclusive_range(0, 255),
-            ));
-        }
-    }
-    let chap = |k| v.get(k).and_then(Value::as_bool) == Some(true);
-    let secret_ref = present(v, "secretRef");
-    if (chap("chapAuthDiscovery") || chap("chapAuthSession")) && secret_ref.is_none() {
-        errors.push(FieldError::required(join(at, ".secretRef"), ""));
-    }
-    if let Some(r) = secret_ref {
+    legacy::iscsi_lun(v, at, errors);
+    legacy::chap_secret_ref(v, at, errors);
+    if let Some(r) = present(v, "secretRef") {
         required(r, &join(at, ".secretRef"), &["name"], errors);
     }
     if let Some(initiator) = initiator {

@@ -7,11 +7,11 @@
 use super::super::difflib;
 use super::super::gojson::marshal_string;
 use super::super::{FieldError, Write};
-use super::fields::text;
+use super::fields::{set, spec, text};
 use super::selector::semantic_eq;
 use crate::defaults::canonical_quantity;
 use crate::kube::VersionRange;
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 /// How the server words the refusal and what follows it, by Kubernetes version.
 struct Wording {
@@ -102,26 +102,6 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
         ));
     }
     errors.push(FieldError::forbidden("spec", detail));
-}
-
-fn spec(object: &Value) -> &Value {
-    static EMPTY: Value = Value::Null;
-    object.get("spec").unwrap_or(&EMPTY)
-}
-
-fn set(spec: &mut Value, key: &str, value: Option<Value>) {
-    if spec.is_null() {
-        *spec = Value::Map(Map::default());
-    }
-    let Some(m) = spec.as_map_mut() else { return };
-    match value {
-        Some(v) => {
-            m.insert(key.into(), v);
-        }
-        None => {
-            m.shift_remove(key);
-        }
-    }
 }
 
 /// `json.MarshalIndent(spec, "", " ")` of the internal `core.PersistentVolumeClaimSpec`:

@@ -11,32 +11,17 @@
 //! `validateLoadBalancerClassField` and `validateServiceExternalTrafficFieldsUpdate`.
 
 use super::super::{BadValue, FieldError};
-use super::fields::{items, present, text};
+use super::fields::{items, present, set, text};
 use super::service_ip::family_of;
 use super::service_lb;
 use crate::kube::KubeVersion;
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 fn strings(spec: &Value, key: &str) -> Vec<String> {
     items(spec.get(key))
         .iter()
         .map(|v| v.as_str().unwrap_or("").to_string())
         .collect()
-}
-
-fn set(spec: &mut Value, key: &str, value: Option<Value>) {
-    if spec.is_null() {
-        *spec = Value::Map(Map::default());
-    }
-    let Some(m) = spec.as_map_mut() else { return };
-    match value {
-        Some(v) => {
-            m.insert(key.into(), v);
-        }
-        None => {
-            m.shift_remove(key);
-        }
-    }
 }
 
 fn string_list(list: &[String]) -> Value {

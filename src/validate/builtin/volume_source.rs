@@ -2,7 +2,9 @@
 //! checks it: exactly one source, counted in the server's order, then that source's own rules
 //! (secret, configMap, hostPath, nfs, csi, emptyDir, persistentVolumeClaim and the legacy
 //! in-tree plugins here; downwardAPI and projected in [`super::projected`], ephemeral in
-//! [`super::claim_template`]), and the relative-path and file-mode rules they share.
+//! [`super::claim_template`]), and the relative-path and file-mode rules they share. The source
+//! table, its counting and the rules of the shared types also serve a PersistentVolume's union
+//! ([`super::pv_source`]), so the two cannot drift apart.
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
@@ -29,19 +31,21 @@ const HOST_PATH_TYPES: &[&str] = &[
     "Socket",
 ];
 
-type Check = fn(&Value, &str, KubeVersion, &mut Vec<FieldError>);
+/// A source's own rules, given its value and the path its errors are reported under.
+pub(super) type Check = fn(&Value, &str, KubeVersion, &mut Vec<FieldError>);
 
-/// One volume source: its field, the child the "more than 1" refusal names, the child its own
-/// errors are reported under (the server's paths differ for a few: `downwarAPI`, `cephFS`,
-/// `persistentDisk`), and its rules.
-struct Source {
-    key: &'static str,
-    refused_as: &'static str,
-    checked_as: &'static str,
-    check: Check,
+/// One volume source (of a pod volume or a PersistentVolume): its field, the child the "more
+/// than 1" refusal names (empty: never refused, as a PersistentVolume's `flexVolume`), the child
+/// its own errors are reported under (the server's paths differ for a few: `downwarAPI`,
+/// `cephFS`, `persistentDisk`), and its rules.
+pub(super) struct Source {
+    pub(super) key: &'static str,
+    pub(super) refused_as: &'static str,
+    pub(super) checked_as: &'static str,
+    pub(super) check: Check,
 }
 
-const fn source(key: &'static str, check: Check) -> Source {
+pub(super) const fn source(key: &'static str, check: Check) -> Source {
     Source {
         key,
         refused_as: key,
@@ -50,18 +54,25 @@ const fn source(key: &'static str, check: Check) -> Source {
     }
 }
 
+/// Both unions report a gcePersistentDisk's errors under `persistentDisk`.
+pub(super) const GCE_PERSISTENT_DISK: Source = Source {
+    checked_as: "persistentDisk",
+    ..source("gcePersistentDisk", legacy::pd_name_and_partition)
+};
+
+/// Both unions refuse a second source that is cephfs as `cephFS`.
+pub(super) const CEPHFS: Source = Source {
+    refused_as: "cephFS",
+    ..source("cephfs", legacy::cephfs)
+};
+
 /// The sources in the order `validateVolumeSource` tests them (the order decides which one
 /// counts and which are refused).
 const SOURCES: &[Source] = &[
     source("emptyDir", empty_dir),
     source("hostPath", host_path),
     source("gitRepo", git_repo),
-    Source {
-        key: "gcePersistentDisk",
-        refused_as: "gcePersistentDisk",
-        checked_as: "persistentDisk",
-        check: legacy::pd_name_and_partition,
-    },
+    GCE_PERSISTENT_DISK,
     source("awsElasticBlockStore", legacy::volume_id_and_partition),
     source("secret", secret),
     source("nfs", nfs),
@@ -71,18 +82,11 @@ const SOURCES: &[Source] = &[
     source("persistentVolumeClaim", persistent_volume_claim),
     source("rbd", legacy::rbd),
     source("cinder", legacy::cinder),
-    Source {
-        key: "cephfs",
-        refused_as: "cephFS",
-        checked_as: "cephfs",
-        check: legacy::cephfs,
-    },
+    CEPHFS,
     source("quobyte", legacy::quobyte),
     Source {
-        key: "downwardAPI",
         refused_as: "downwarAPI",
-        checked_as: "downwardAPI",
-        check: projected::downward_api_volume,
+        ..source("downwardAPI", projected::downward_api_volume)
     },
     source("fc", legacy::fc),
     source("flexVolume", legacy::flex_volume),
@@ -102,12 +106,30 @@ const SOURCES: &[Source] = &[
 
 /// `validateVolumeSource` for the volume at `path` (`spec.volumes[0]`).
 pub fn check(volume: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let count = count_sources(SOURCES, volume, path, errors, |s, value, at, errors| {
+        (s.check)(value, at, version, errors);
+    });
+    if count == 0 {
+        errors.push(FieldError::required(path, "must specify a volume type"));
+    }
+}
+
+/// Goes through `sources` in order as the server does: the first one `holder` sets counts and
+/// `check_counted` checks it at `{path}.{checked_as}`; a later one is refused as one too many,
+/// unless it is never refused (then it counts and is checked as well). Returns how many counted.
+pub(super) fn count_sources(
+    sources: &[Source],
+    holder: &Value,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+    mut check_counted: impl FnMut(&Source, &Value, &str, &mut Vec<FieldError>),
+) -> usize {
     let mut count = 0;
-    for s in SOURCES {
-        let Some(value) = present(volume, s.key) else {
+    for s in sources {
+        let Some(value) = present(holder, s.key) else {
             continue;
         };
-        if count > 0 {
+        if count > 0 && !s.refused_as.is_empty() {
             errors.push(FieldError::forbidden(
                 format!("{path}.{}", s.refused_as),
                 MORE_THAN_ONE,
@@ -115,11 +137,9 @@ pub fn check(volume: &Value, path: &str, version: KubeVersion, errors: &mut Vec<
             continue;
         }
         count += 1;
-        (s.check)(value, &format!("{path}.{}", s.checked_as), version, errors);
+        check_counted(s, value, &format!("{path}.{}", s.checked_as), errors);
     }
-    if count == 0 {
-        errors.push(FieldError::required(path, "must specify a volume type"));
-    }
+    count
 }
 
 // ---- paths and modes shared by the sources ----
@@ -217,13 +237,23 @@ fn empty_dir(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) 
     }
 }
 
-pub(super) fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+/// A required `path` without backsteps, as `validateLocalVolumeSource` checks it and
+/// `validateHostPathVolumeSource` starts; false when it is missing (the host path's type is
+/// then not looked at).
+pub(super) fn backstep_free_path(v: &Value, at: &str, errors: &mut Vec<FieldError>) -> bool {
     let p = text(v, "path");
     if p.is_empty() {
         errors.push(FieldError::required(join(at, ".path"), ""));
-        return;
+        return false;
     }
     no_backsteps(p, &join(at, ".path"), errors);
+    true
+}
+
+pub(super) fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+    if !backstep_free_path(v, at, errors) {
+        return;
+    }
     if let Some(kind) = v.get("type").and_then(Value::as_str) {
         if !HOST_PATH_TYPES.contains(&kind) {
             errors.push(FieldError::not_supported(
@@ -282,21 +312,7 @@ fn persistent_volume_claim(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec
 /// `validateCSIVolumeSource`: `ValidateCSIDriverName` (an empty name is also not a DNS
 /// subdomain), and the node publish secret's name (reported at `csi.name`).
 fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let driver = text(v, "driver");
-    let driver_at = join(at, ".driver");
-    if driver.is_empty() {
-        errors.push(FieldError::required(&driver_at, ""));
-    }
-    if driver.len() > 63 {
-        errors.push(FieldError::too_long(&driver_at, 63, version));
-    }
-    for msg in formats::dns1123_subdomain(&driver.to_lowercase()) {
-        errors.push(FieldError::invalid(
-            &driver_at,
-            FieldError::string_value(driver),
-            msg,
-        ));
-    }
+    csi_driver_name(v, at, version, errors);
     if let Some(r) = present(v, "nodePublishSecretRef") {
         let name = text(r, "name");
         if name.is_empty() {
@@ -313,5 +329,30 @@ fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) 
                 ));
             }
         }
+    }
+}
+
+/// `ValidateCSIDriverName` of a csi source's `driver`, for pod volumes and PersistentVolumes
+/// alike (lowercased first, so only the form is judged, not the case).
+pub(super) fn csi_driver_name(
+    v: &Value,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let driver = text(v, "driver");
+    let driver_at = join(at, ".driver");
+    if driver.is_empty() {
+        errors.push(FieldError::required(&driver_at, ""));
+    }
+    if driver.len() > 63 {
+        errors.push(FieldError::too_long(&driver_at, 63, version));
+    }
+    for msg in formats::dns1123_subdomain(&driver.to_lowercase()) {
+        errors.push(FieldError::invalid(
+            &driver_at,
+            FieldError::string_value(driver),
+            msg,
+        ));
     }
 }
