@@ -12,6 +12,7 @@ use crate::kube::KubeVersion;
 use crate::validate::field::join;
 use crate::value::Value;
 
+/// A disk partition: the check allows 0, the message says 1 (`pdPartitionErrorMsg`).
 fn partition(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(Value::Int(n)) = v.get("partition") {
         if !(0..=255).contains(n) {
@@ -44,6 +45,7 @@ pub(super) fn volume_id_and_partition(
     partition(v, at, errors);
 }
 
+/// `validateISCSIVolumeSource` without the IQN regular expressions.
 pub(super) fn iscsi(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["targetPortal", "iqn"], errors);
     let iqn = text(v, "iqn");
@@ -122,6 +124,7 @@ pub(super) fn cephfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Field
     required(v, at, &["monitors"], errors);
 }
 
+/// `validateQuobyteVolumeSource` without the host:port parsing of the registry.
 pub(super) fn quobyte(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     if text(v, "registry").is_empty() {
         errors.push(FieldError::required(
@@ -137,6 +140,7 @@ pub(super) fn quobyte(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fiel
     required(v, at, &["volume"], errors);
 }
 
+/// `validateFCVolumeSource` (a lun out of range; both WWN lists at once is not checked).
 pub(super) fn fc(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     let wwns = !items(v.get("targetWWNs")).is_empty();
     if !wwns && items(v.get("wwids")).is_empty() {
@@ -163,6 +167,8 @@ pub(super) fn fc(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldErro
     }
 }
 
+/// `validateFlexVolumeSource`: a driver, and no option in the kubernetes.io or k8s.io
+/// namespaces (options sorted, where Go ranges over the map).
 pub(super) fn flex_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["driver"], errors);
     let mut keys: Vec<&String> = v
@@ -205,6 +211,7 @@ pub(super) fn portworx_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut 
     required(v, at, &["volumeID"], errors);
 }
 
+/// `validateAzureDisk`: names, the caching mode and kind enums, the disk URI's form per kind.
 pub(super) fn azure_disk(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["diskName", "diskURI"], errors);
     let enumerated = |key: &str, supported: &[&str], errors: &mut Vec<FieldError>| {

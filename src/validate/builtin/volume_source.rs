@@ -265,12 +265,13 @@ pub(super) fn host_path(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
     }
 }
 
+/// `validateGitRepoVolumeSource`: a repository, and a directory within the volume.
 fn git_repo(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["repository"], errors);
     local_descending(text(v, "directory"), &join(at, ".directory"), errors);
 }
 
-/// A disk partition: the check allows 0, the message says 1 (`pdPartitionErrorMsg`).
+/// `validateSecretVolumeSource`: a secret name, the default mode and each item.
 fn secret(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["secretName"], errors);
     file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
@@ -279,6 +280,7 @@ fn secret(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     }
 }
 
+/// `validateConfigMapVolumeSource`: as a secret's, with the config map's name.
 fn config_map(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["name"], errors);
     file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
@@ -287,6 +289,7 @@ fn config_map(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>)
     }
 }
 
+/// `validateNFSVolumeSource`: a server and an absolute path.
 pub(super) fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["server", "path"], errors);
     let p = text(v, "path");
@@ -299,16 +302,11 @@ pub(super) fn nfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldErr
     }
 }
 
-/// `validateISCSIVolumeSource` without the IQN regular expressions.
+/// `validatePersistentClaimVolumeSource`: a claim name.
 fn persistent_volume_claim(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["claimName"], errors);
 }
 
-/// `validateQuobyteVolumeSource` without the host:port parsing of the registry.
-/// `validateFCVolumeSource` (a lun out of range; both WWN lists at once is not checked).
-/// `validateFlexVolumeSource`: a driver, and no option in the kubernetes.io or k8s.io
-/// namespaces (options sorted, where Go ranges over the map).
-/// `validateAzureDisk`: names, the caching mode and kind enums, the disk URI's form per kind.
 /// `validateCSIVolumeSource`: `ValidateCSIDriverName` (an empty name is also not a DNS
 /// subdomain), and the node publish secret's name (reported at `csi.name`).
 fn csi(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
