@@ -6,6 +6,7 @@
 
 use super::super::{FieldError, Write};
 use super::fields::present;
+use super::scheduling;
 use crate::value::Value;
 
 /// `scheduling.SystemPriorityClassPrefix`.
@@ -20,8 +21,6 @@ const SYSTEM_CLASSES: &[(&str, i64)] = &[
     ("system-node-critical", SYSTEM_CRITICAL + 1000),
     ("system-cluster-critical", SYSTEM_CRITICAL),
 ];
-/// `ValidatePreemptionPolicy`'s values, in its order.
-const PREEMPTION_POLICIES: &[&str] = &["PreemptLowerPriority", "Never"];
 /// `SetDefaults_PriorityClass`.
 const DEFAULT_PREEMPTION: &str = "PreemptLowerPriority";
 
@@ -75,15 +74,7 @@ pub fn priority_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         ));
     }
     let policy = preemption_policy(object);
-    if policy.is_empty() {
-        errors.push(FieldError::required("preemptionPolicy", ""));
-    } else if !PREEMPTION_POLICIES.contains(&policy) {
-        errors.push(FieldError::not_supported(
-            "preemptionPolicy",
-            FieldError::string_value(policy),
-            PREEMPTION_POLICIES,
-        ));
-    }
+    scheduling::preemption_policy(policy, "preemptionPolicy", errors);
     let Some(old) = w.live else {
         return;
     };

@@ -81,15 +81,20 @@ pub fn classes(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     }
     if let Some(policy) = present(spec, "preemptionPolicy") {
         let at = join(path, ".preemptionPolicy");
-        match policy.as_str().unwrap_or("") {
-            "" => errors.push(FieldError::required(at, "")),
-            p if PREEMPTION_POLICIES.contains(&p) => {}
-            p => errors.push(FieldError::not_supported(
-                at,
-                FieldError::string_value(p),
-                PREEMPTION_POLICIES,
-            )),
-        }
+        preemption_policy(policy.as_str().unwrap_or(""), &at, errors);
+    }
+}
+
+/// `ValidatePreemptionPolicy`, for pod specs and PriorityClasses.
+pub(super) fn preemption_policy(policy: &str, at: &str, errors: &mut Vec<FieldError>) {
+    match policy {
+        "" => errors.push(FieldError::required(at, "")),
+        p if PREEMPTION_POLICIES.contains(&p) => {}
+        p => errors.push(FieldError::not_supported(
+            at,
+            FieldError::string_value(p),
+            PREEMPTION_POLICIES,
+        )),
     }
 }
 

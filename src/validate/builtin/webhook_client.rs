@@ -11,71 +11,15 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
+use crate::validate::crd::go_url::{parse_reference, UrlError};
 use crate::validate::field::join;
+use crate::validate::goprint::go_quote;
 use crate::value::Value;
 
 /// `ValidateWebhookURL`'s suffix.
 const URL_FORM: &str = "; desired format: https://host[/path]";
 /// `SetDefaults_ServiceReference`.
 const DEFAULT_PORT: i64 = 443;
-
-/// The parts of Go's `url.Parse` the rules read.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Url<'a> {
-    scheme: String,
-    user: Option<&'a str>,
-    host: &'a str,
-    raw_query: &'a str,
-    fragment: &'a str,
-}
-
-/// Go's `url.Parse`, as far as the rules need it: the fragment after the first `#`, the scheme
-/// (lowered), the query after the first `?`, and for a `//` authority its user and host. Its
-/// errors are the ones a webhook URL plausibly meets (control characters, an empty scheme).
-fn parse_url(raw: &str) -> Result<Url<'_>, String> {
-    if raw.bytes().any(|b| b < b' ' || b == 0x7f) {
-        return Err("net/url: invalid control character in URL".into());
-    }
-    let (rest, fragment) = raw.split_once('#').unwrap_or((raw, ""));
-    let mut url = Url {
-        fragment,
-        ..Url::default()
-    };
-    let mut rest = rest;
-    // getScheme: letters, then letters, digits, '+', '-', '.', up to a ':'.
-    for (i, c) in rest.char_indices() {
-        match c {
-            'a'..='z' | 'A'..='Z' => {}
-            '0'..='9' | '+' | '-' | '.' if i > 0 => {}
-            ':' if i == 0 => return Err("missing protocol scheme".into()),
-            ':' => {
-                url.scheme = rest[..i].to_ascii_lowercase();
-                rest = &rest[i + 1..];
-                break;
-            }
-            _ => break,
-        }
-    }
-    if let Some((before, query)) = rest.split_once('?') {
-        rest = before;
-        url.raw_query = query;
-    }
-    if !rest.starts_with('/') {
-        // An opaque URL (`host:port`) or a relative path: no host.
-        return Ok(url);
-    }
-    if let Some(authority) = rest.strip_prefix("//") {
-        let authority = authority.split('/').next().unwrap_or("");
-        match authority.rsplit_once('@') {
-            Some((user, host)) => {
-                url.user = Some(user);
-                url.host = host;
-            }
-            None => url.host = authority,
-        }
-    }
-    Ok(url)
-}
 
 /// The client configuration at `at` (`webhooks[i].clientConfig`).
 pub fn client_config(cc: &Value, at: &str, errors: &mut Vec<FieldError>) {
@@ -93,13 +37,17 @@ pub fn client_config(cc: &Value, at: &str, errors: &mut Vec<FieldError>) {
 
 /// `ValidateWebhookURL` with https forced.
 fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
-    let url = match parse_url(raw) {
+    let url = match parse_reference(raw) {
         Ok(url) => url,
         Err(e) => {
-            let quoted = super::super::goprint::go_quote(raw);
+            let reason = match e {
+                UrlError::Go(text) => text,
+                // A bracketed host that is no IPv6 address: Go's netip reason is not reproduced.
+                UrlError::Unreproduced => format!("parse {}: invalid host", go_quote(raw)),
+            };
             errors.push(FieldError::required(
                 at,
-                format!("url must be a valid URL: parse {quoted}: {e}{URL_FORM}"),
+                format!("url must be a valid URL: {reason}{URL_FORM}"),
             ));
             return;
         }
@@ -114,11 +62,11 @@ fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
     if url.host.is_empty() {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(url.host),
+            FieldError::string_value(&url.host),
             format!("host must be specified{URL_FORM}"),
         ));
     }
-    if let Some(user) = url.user {
+    if let Some(user) = &url.userinfo {
         errors.push(FieldError::invalid(
             at,
             FieldError::string_value(user),
@@ -128,14 +76,14 @@ fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
     if !url.fragment.is_empty() {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(url.fragment),
+            FieldError::string_value(&url.fragment),
             "fragments are not permitted in the URL",
         ));
     }
     if !url.raw_query.is_empty() {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(url.raw_query),
+            FieldError::string_value(&url.raw_query),
             "query parameters are not permitted in the URL",
         ));
     }
@@ -211,16 +159,18 @@ mod tests {
     }
 
     #[test]
-    fn urls_parse_as_go_parses_them() {
-        let u = parse_url("HTTPS://me:pw@example.com:8443/x?a=1#f").unwrap();
-        assert_eq!(u.scheme, "https");
-        assert_eq!(u.user, Some("me:pw"));
-        assert_eq!(u.host, "example.com:8443");
-        assert_eq!((u.raw_query, u.fragment), ("a=1", "f"));
-        let opaque = parse_url("localhost:8443/x").unwrap();
-        assert_eq!((opaque.scheme.as_str(), opaque.host), ("localhost", ""));
-        assert_eq!(parse_url("example.com/x").unwrap().scheme, "");
-        assert!(parse_url(":8443").is_err());
+    fn url_errors_are_go_url_parse_errors() {
+        assert_eq!(
+            messages(r#"{"url":":8443/x#f"}"#),
+            ["webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse \":8443/x\": missing protocol scheme; desired format: https://host[/path]"]
+        );
+        assert_eq!(
+            messages(r#"{"url":"https://me:pw@example.com:8443/x#f"}"#),
+            [
+                "webhooks[0].clientConfig.url: Invalid value: \"me:pw\": user information is not permitted in the URL",
+                "webhooks[0].clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+            ]
+        );
     }
 
     #[test]

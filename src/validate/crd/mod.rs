@@ -17,7 +17,7 @@ mod duration;
 mod embedded;
 mod formats;
 mod go_net;
-mod go_url;
+pub(crate) mod go_url;
 mod listtype;
 pub mod schema;
 mod structural;
