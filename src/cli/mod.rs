@@ -2,7 +2,6 @@
 //! decided here, in one place: 0 nothing to report, 1 differences or conflicts, 2 trouble.
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
 
 mod apply;
 mod client_side;
@@ -84,7 +83,8 @@ pub enum Command {
     Version(version::Args),
 }
 
-pub fn main() -> ExitCode {
+/// Runs the command line; answers the exit status.
+pub fn main() -> u8 {
     let cli = Cli::parse();
     let color = inputs::use_color(cli.color);
     let outcome = match cli.command {
@@ -101,11 +101,11 @@ pub fn main() -> ExitCode {
         Command::Version(args) => version::run(args),
     };
     match outcome {
-        Ok(Status::Clean) => ExitCode::SUCCESS,
-        Ok(Status::Found) => ExitCode::from(1),
+        Ok(Status::Clean) => 0,
+        Ok(Status::Found) => 1,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(EXIT_TROUBLE)
+            EXIT_TROUBLE
         }
     }
 }

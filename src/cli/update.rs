@@ -169,5 +169,5 @@ fn apply_patch(
 /// Whether a group is served by the built-in API (custom resources are not).
 fn is_builtin(group: &str) -> bool {
     let g = &kssa::schema::builtin::builtin();
-    g.kinds().iter().any(|k| k.group == group)
+    g.has_group(group)
 }

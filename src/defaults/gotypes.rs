@@ -143,7 +143,9 @@ impl StructDecl {
 pub(crate) struct GoTypes {
     /// Each declaration's line (`S …` or `T …`), by id, in name order.
     lines: Vec<&'static str>,
-    decls: Vec<OnceLock<Decl>>,
+    /// Parsed on first use; boxed, so that the table every start writes holds a word per
+    /// declaration, not a whole `Decl` (a hundred kilobytes of page faults).
+    decls: Vec<OnceLock<Box<Decl>>>,
     /// (group, version) → package key.
     packages: HashMap<(&'static str, &'static str), &'static str>,
     /// Kinds looked up so far, by group, version and kind.
@@ -196,6 +198,12 @@ impl GoTypes {
 
     fn index(text: &'static str) -> GoTypes {
         let mut types = GoTypes::default();
+        // Sized once, for more declarations than the text holds (they average 130 bytes):
+        // growing the tables copied them a dozen times at every start, and capacity that is
+        // never written is never faulted in either.
+        let at_most = text.len() / 16;
+        types.lines.reserve_exact(at_most);
+        types.decls.reserve_exact(at_most);
         for line in crate::lines::split_lines(text) {
             if line.starts_with("S ") || line.starts_with("T ") {
                 types.lines.push(line);
@@ -286,7 +294,7 @@ impl GoTypes {
     }
 
     pub fn decl(&self, id: DeclId) -> &Decl {
-        self.decls[id].get_or_init(|| self.parse_decl(id))
+        self.decls[id].get_or_init(|| Box::new(self.parse_decl(id)))
     }
 
     /// The declaration's `<package>.<Type>` (`core/v1.PodSpec`).

@@ -511,7 +511,7 @@ mod tests {
                     Some(_) => {}
                 }
             }
-            for k in b.kinds().iter().filter(|k| k.plural.is_some()) {
+            for k in b.kinds().filter(|k| k.plural.is_some()) {
                 let g = gvk(
                     &GroupVersionKind {
                         group: k.group.clone(),

@@ -18,7 +18,7 @@ pub const TOPOLOGY_DELTAS: &str = include_str!("k8s-older.topology-delta");
 /// cached.
 #[derive(Debug)]
 pub struct BuiltinSchemas {
-    kinds: Vec<KindInfo>,
+    kinds: KindLines,
     types: TypeLines,
     cache: Mutex<HashMap<String, Arc<Schema>>>,
 }
@@ -63,22 +63,27 @@ pub(crate) fn version_delta_lines(
 }
 
 impl BuiltinSchemas {
-    /// Indexes a full topology text: parses the kind lines and records each type line.
+    /// Indexes a full topology text: records each kind line and each type line. A malformed
+    /// line is an error here only when it is neither; a kind line is parsed on first use.
     pub fn index(text: &'static str) -> Result<BuiltinSchemas, SchemaError> {
         let mut kinds = Vec::new();
         let mut types = TypeLines::default();
+        // More than the lines the text holds (type lines average 250 bytes): growing the
+        // table copied it a dozen times at every start, and unwritten capacity is not faulted
+        // in.
+        types.sorted.reserve_exact(text.len() / 64);
         for line in crate::lines::split_lines(text) {
             // The embedded files have no `\r`; `lines` would strip one.
             if line.starts_with("T ") {
                 types.sorted.push((name_of(line), line));
             } else if line.starts_with("K ") {
-                kinds.push(parse_kind(line)?);
+                kinds.push(KindLine::new(line)?);
             } else if !line.is_empty() && !line.starts_with('#') {
                 return Err(SchemaError::Invalid(format!("bad topology line: {line}")));
             }
         }
         Ok(BuiltinSchemas {
-            kinds,
+            kinds: KindLines::new(kinds),
             types,
             cache: Mutex::new(HashMap::new()),
         })
@@ -94,52 +99,52 @@ impl BuiltinSchemas {
         if version == KubeVersion::NEWEST {
             return Ok(b);
         }
-        let mut kinds: HashMap<(String, String, String), KindInfo> = b
-            .kinds
-            .drain(..)
-            .map(|k| ((k.group.clone(), k.version.clone(), k.kind.clone()), k))
-            .collect();
+        let mut kinds: FxHashMap<Gvk, KindLine> =
+            b.kinds.lines.drain(..).map(|k| (k.gvk, k)).collect();
         for line in version_delta_lines(deltas, version) {
             if line.starts_with("T ") {
                 b.types.changed.insert(name_of(line), Some(line));
             } else if let Some(name) = line.strip_prefix("-T ") {
                 b.types.changed.insert(name, None);
             } else if line.starts_with("K ") {
-                let k = parse_kind(line)?;
-                kinds.insert((k.group.clone(), k.version.clone(), k.kind.clone()), k);
+                let k = KindLine::new(line)?;
+                kinds.insert(k.gvk, k);
             } else if let Some(gvk) = line.strip_prefix("-K ") {
-                let t: Vec<&str> = gvk.split(' ').collect();
-                let [group, v, kind] = t[..] else {
-                    return Err(SchemaError::Invalid(format!("bad delta line: {line}")));
-                };
-                let group = if group == "-" { "" } else { group };
-                kinds.remove(&(group.to_string(), v.to_string(), kind.to_string()));
+                let gvk = gvk_words(&mut crate::lines::split_spaces(gvk))
+                    .ok_or_else(|| SchemaError::Invalid(format!("bad delta line: {line}")))?;
+                kinds.remove(&gvk);
             } else {
                 return Err(SchemaError::Invalid(format!("bad delta line: {line}")));
             }
         }
-        b.kinds = kinds.into_values().collect();
-        b.kinds
-            .sort_by(|a, c| (&a.group, &a.version, &a.kind).cmp(&(&c.group, &c.version, &c.kind)));
+        b.kinds = KindLines::new(kinds.into_values().collect());
         Ok(b)
     }
 
     /// Every kind, sorted by group, version and kind.
-    pub fn kinds(&self) -> &[KindInfo] {
-        &self.kinds
+    pub fn kinds(&self) -> impl Iterator<Item = &KindInfo> + '_ {
+        (0..self.kinds.lines.len()).map(|i| self.kinds.info(i))
     }
 
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<&KindInfo> {
         self.kinds
-            .iter()
-            .find(|k| k.group == group && k.version == version && k.kind == kind)
+            .lines
+            .binary_search_by(|k| k.gvk.cmp(&(group, version, kind)))
+            .ok()
+            .map(|i| self.kinds.info(i))
+    }
+
+    /// Whether any kind belongs to `group` (`""` for the core group).
+    pub fn has_group(&self, group: &str) -> bool {
+        self.kinds.lines.iter().any(|k| k.gvk.0 == group)
     }
 
     /// The versions of a kind, in the order of [`Self::kinds`].
     pub fn versions(&self, group: &str, kind: &str) -> Vec<&KindInfo> {
-        self.kinds
-            .iter()
-            .filter(|k| k.group == group && k.kind == kind)
+        let lines = self.kinds.lines.iter().enumerate();
+        lines
+            .filter(|(_, k)| k.gvk.0 == group && k.gvk.2 == kind)
+            .map(|(i, _)| self.kinds.info(i))
             .collect()
     }
 
@@ -226,6 +231,59 @@ impl BuiltinSchemas {
             .get(name)
             .ok_or_else(|| SchemaError::UnknownType(name.to_string()))?;
         parse_type(line)
+    }
+}
+
+/// Group (empty for the core group), version and kind.
+type Gvk = (&'static str, &'static str, &'static str);
+
+/// A `K` line and the kind it names. Only the kinds a run looks up are parsed: parsing all
+/// of them (and their strings) was the largest part of indexing at every start.
+#[derive(Debug)]
+struct KindLine {
+    gvk: Gvk,
+    line: &'static str,
+}
+
+impl KindLine {
+    fn new(line: &'static str) -> Result<KindLine, SchemaError> {
+        let mut words = crate::lines::split_spaces(line);
+        words.next();
+        let gvk = gvk_words(&mut words)
+            .ok_or_else(|| SchemaError::Invalid(format!("bad kind line: {line}")))?;
+        Ok(KindLine { gvk, line })
+    }
+}
+
+/// The next three words as group, version and kind (`-` is the core group).
+fn gvk_words(words: &mut crate::lines::Words<'static>) -> Option<Gvk> {
+    let group = words.next()?;
+    let group = if group == "-" { "" } else { group };
+    Some((group, words.next()?, words.next()?))
+}
+
+/// The kind lines, sorted by group, version and kind, each parsed on first use.
+#[derive(Debug, Default)]
+struct KindLines {
+    lines: Vec<KindLine>,
+    /// Boxed, so the table holds a word per kind until a kind is parsed.
+    parsed: Vec<OnceLock<Box<KindInfo>>>,
+}
+
+impl KindLines {
+    fn new(mut lines: Vec<KindLine>) -> KindLines {
+        lines.sort_unstable_by(|a, b| a.gvk.cmp(&b.gvk));
+        let parsed = lines.iter().map(|_| OnceLock::new()).collect();
+        KindLines { lines, parsed }
+    }
+
+    fn info(&self, i: usize) -> &KindInfo {
+        self.parsed[i].get_or_init(|| {
+            Box::new(
+                parse_kind(self.lines[i].line)
+                    .expect("the embedded kind lines are valid (checked by tests)"),
+            )
+        })
     }
 }
 
