@@ -121,7 +121,13 @@ fn value_from(
     let mut sources = 0;
     if let Some(r) = present(from, "fieldRef") {
         sources += 1;
-        field_ref(r, &join(path, ".fieldRef"), ENV_FIELD_PATHS, errors);
+        field_ref(
+            r,
+            &join(path, ".fieldRef"),
+            ENV_FIELD_PATHS,
+            version,
+            errors,
+        );
     }
     if let Some(r) = present(from, "resourceFieldRef") {
         sources += 1;
@@ -153,7 +159,13 @@ fn value_from(
 }
 
 /// `validateObjectFieldSelector` with the paths `supported` (env vars' or volume files').
-pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut Vec<FieldError>) {
+pub(super) fn field_ref(
+    r: &Value,
+    path: &str,
+    supported: &[&str],
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let api_version = text(r, "apiVersion");
     let field_path = text(r, "fieldPath");
     if api_version.is_empty() {
@@ -182,17 +194,44 @@ pub(super) fn field_ref(r: &Value, path: &str, supported: &[&str], errors: &mut 
         ));
         return;
     }
-    // Subscripted labels and annotations: their key format is not checked here.
     let internal = if field_path == "spec.host" {
         "spec.nodeName"
     } else {
         field_path
     };
-    if subscripted(internal).is_none() && !supported.contains(&internal) {
+    if let Some((base, key)) = subscripted(internal) {
+        subscript_key(base, key, path, version, errors);
+    } else if !supported.contains(&internal) {
         errors.push(FieldError::not_supported(
             join(path, ".fieldPath"),
             FieldError::string_value(internal),
             supported,
+        ));
+    }
+}
+
+/// The key of `metadata.labels['key']` or `metadata.annotations['key']`: a qualified name
+/// (`ValidateQualifiedName`; an annotation key is lower-cased first), reported at the
+/// `fieldRef` itself with the key as the value (`validateObjectFieldSelector`,
+/// pkg/apis/core/validation/validation.go). Other subscripted paths were refused by the
+/// conversion already.
+fn subscript_key(
+    base: &str,
+    key: &str,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let key = match base {
+        "metadata.annotations" => key.to_lowercase(),
+        "metadata.labels" => key.to_string(),
+        _ => return,
+    };
+    for msg in formats::label_key(&key, version) {
+        errors.push(FieldError::invalid(
+            path,
+            FieldError::string_value(&key),
+            msg,
         ));
     }
 }
@@ -356,5 +395,18 @@ mod tests {
             ["spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: \"metadata.nam\": error converting fieldPath: field label not supported: metadata.nam"]
         );
         assert!(messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.labels['app']"}}}]"#, 37).is_empty());
+    }
+
+    #[test]
+    fn subscripts_are_qualified_names() {
+        assert!(messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.annotations['Example.com/Owner']"}}}]"#, 37).is_empty());
+        assert_eq!(
+            messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.labels['app name']"}}}]"#, 34),
+            ["spec.containers[0].env[0].valueFrom.fieldRef: Invalid value: \"app name\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]
+        );
+        assert_eq!(
+            messages(r#"[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.annotations['A/B/C']"}}}]"#, 35),
+            ["spec.containers[0].env[0].valueFrom.fieldRef: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+        );
     }
 }

@@ -10,8 +10,8 @@ use super::mounts::{self, Volumes};
 use super::resources::Context;
 use super::{
     affinity, dns, env, host_ports, hugepages, meta, pod_misc, pod_os, pod_resources, probe,
-    resource_claims, resources, scheduling, security_context, toleration, topology_spread,
-    volume_source,
+    resource_claims, resources, restart_rules, scheduling, security_context, toleration,
+    topology_spread, volume_source,
 };
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
@@ -101,6 +101,7 @@ pub fn spec(
         }
         probe::container(c, &at, spec, version, errors);
         pod_misc::container_restart_policy(c, &at, version, errors);
+        restart_rules::check(c, &at, version, errors);
     }
     host_ports::conflicts(containers, &containers_path, errors);
     // Init containers' names must be unique among regular and init containers.
@@ -109,6 +110,7 @@ pub fn spec(
         container_common(c, spec, &at, &volumes, context, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
+        restart_rules::check(c, &at, version, errors);
         let name = text(c, "name");
         if names.contains(name) {
             errors.push(FieldError::duplicate(

@@ -123,7 +123,8 @@ pub fn resize_policy(
 /// `validateContainers` forbids `restartPolicy` on regular containers until ContainerRestartRules
 /// (alpha in 1.34, on by default from 1.35). While the gate is off in 1.34 the strategy drops
 /// the field instead (`dropContainerRestartRules`, pkg/api/pod/util.go), so nothing is refused;
-/// the rules of 1.35 and later are not modelled.
+/// from 1.35 the values are allowed (their refusals are not modelled) and the container's
+/// `restartPolicyRules` are checked by [`super::restart_rules`].
 const NO_CONTAINER_RESTART_POLICY: VersionRange = VersionRange::until(33);
 
 /// A regular container's `restartPolicy`: `Forbidden: may not be set for non-init containers`.

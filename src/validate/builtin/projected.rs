@@ -8,6 +8,7 @@
 use super::super::{BadValue, FieldError};
 use super::env::{field_ref, HUGEPAGES_PREFIXES, RESOURCE_FIELD_PATHS};
 use super::fields::{items, present, quantity_text, text};
+use super::trust_bundle;
 use super::volume_source::{file_mode, key_to_path, local_non_reserved};
 use crate::defaults::quantity::canonicalize;
 use crate::kube::KubeVersion;
@@ -33,15 +34,20 @@ const MIN_TOKEN_SECONDS: i64 = 10 * 60;
 const MAX_TOKEN_SECONDS: i64 = 1 << 32;
 
 /// `validateDownwardAPIVolumeSource` at `at` (`…volumes[0].downwardAPI`).
-pub fn downward_api_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+pub fn downward_api_volume(
+    v: &Value,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     for file in items(v.get("items")) {
-        downward_file(file, at, errors);
+        downward_file(file, at, version, errors);
     }
 }
 
 /// `validateDownwardAPIVolumeFile`, reported under `at` (the source, whatever the item).
-fn downward_file(file: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn downward_file(file: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let p = text(file, "path");
     if p.is_empty() {
         errors.push(FieldError::required(join(at, ".path"), ""));
@@ -49,7 +55,13 @@ fn downward_file(file: &Value, at: &str, errors: &mut Vec<FieldError>) {
     local_non_reserved(p, &join(at, ".path"), errors);
     let resource = present(file, "resourceFieldRef");
     if let Some(r) = present(file, "fieldRef") {
-        field_ref(r, &join(at, ".fieldRef"), VOLUME_FIELD_PATHS, errors);
+        field_ref(
+            r,
+            &join(at, ".fieldRef"),
+            VOLUME_FIELD_PATHS,
+            version,
+            errors,
+        );
         if resource.is_some() {
             errors.push(FieldError::invalid(
                 at,
@@ -132,7 +144,7 @@ fn divisor(resource: &str, divisor: Option<&Value>, at: &str, errors: &mut Vec<F
 }
 
 /// `validateProjectedVolumeSource` at `at` (`…volumes[0].projected`).
-pub fn projected_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
+pub fn projected_volume(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     let mut paths = HashSet::new();
     for (i, source) in items(v.get("sources")).iter().enumerate() {
@@ -162,7 +174,7 @@ pub fn projected_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
         if let Some(d) = present(source, "downwardAPI") {
             count += 1;
             for file in items(d.get("items")) {
-                downward_file(file, &join(&src, ".downwardAPI"), errors);
+                downward_file(file, &join(&src, ".downwardAPI"), version, errors);
                 let p = text(file, "path");
                 if !p.is_empty() && !paths.insert(p) {
                     errors.push(FieldError::invalid(
@@ -176,6 +188,12 @@ pub fn projected_volume(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
         if let Some(token) = present(source, "serviceAccountToken") {
             count += 1;
             service_account_token(token, &src, at, errors);
+        }
+        if let Some(bundle) = present(source, "clusterTrustBundle") {
+            if trust_bundle::KEPT.contains(version) {
+                count += 1;
+                trust_bundle::check(bundle, &src, at, &mut paths, version, errors);
+            }
         }
         if count > 1 {
             errors.push(FieldError::forbidden(
