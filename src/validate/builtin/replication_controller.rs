@@ -12,7 +12,7 @@ use super::workloads::{
 use crate::value::Value;
 
 /// `ValidateReplicationController` / `ValidateReplicationControllerUpdate` (the strategy's
-/// `ValidateUpdate` runs both, so the server lists every spec error twice on update; kubectl
+/// `ValidateUpdate`, pkg/registry/core/replicationcontroller/strategy.go, runs both, so the server lists every spec error twice on update; kubectl
 /// prints each once, and so does kssa). An update has no rule of its own beyond the spec's.
 pub fn replication_controller(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
