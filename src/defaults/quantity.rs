@@ -129,6 +129,15 @@ impl Quantity {
             .checked_mul(10i128.checked_pow(u32::try_from(q.exponent).ok()?)?)
     }
 
+    /// `Quantity.MilliValue()`: a thousand times the value, rounded up; `None` when it does not
+    /// fit.
+    pub fn milli(&self) -> Option<i128> {
+        let mut q = *self;
+        q.round_up(-3)?;
+        let shift = u32::try_from(q.exponent + 3).ok()?;
+        q.mantissa.checked_mul(10i128.checked_pow(shift)?)
+    }
+
     /// Both values at the finer of the two exponents; `None` when that does not fit.
     fn aligned(&self, other: &Quantity) -> Option<(i128, i128, i32)> {
         let exponent = self.exponent.min(other.exponent);

@@ -23,6 +23,7 @@ mod hugepages;
 mod image_volume;
 mod job_selector;
 mod legacy_volumes;
+mod limit_range;
 pub(crate) mod meta;
 mod mounts;
 mod netaddr;
@@ -43,7 +44,9 @@ mod pv_update;
 mod pvc;
 mod pvc_spec;
 mod rbac;
+mod replication_controller;
 mod resource_claims;
+mod resource_quota;
 mod resources;
 mod restart_rules;
 mod scheduling;
@@ -86,6 +89,13 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "Secret", core::secret),
     ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
     ("", "PersistentVolume", pv::persistent_volume),
+    (
+        "",
+        "ReplicationController",
+        replication_controller::replication_controller,
+    ),
+    ("", "ResourceQuota", resource_quota::resource_quota),
+    ("", "LimitRange", limit_range::limit_range),
     ("rbac.authorization.k8s.io", "Role", rbac::role),
     (
         "rbac.authorization.k8s.io",

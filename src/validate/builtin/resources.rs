@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 /// `standardResources` less the [`INTEGER`] ones, which it holds too, and the hugepages
 /// prefixes, tested apart.
-const STANDARD: &[&str] = &[
+pub(super) const STANDARD: &[&str] = &[
     "cpu",
     "memory",
     "ephemeral-storage",
@@ -35,7 +35,7 @@ const STANDARD: &[&str] = &[
 /// `standardContainerResources`.
 const CONTAINER: &[&str] = &["cpu", "memory", "ephemeral-storage"];
 /// `integerResources`.
-const INTEGER: &[&str] = &[
+pub(super) const INTEGER: &[&str] = &[
     "pods",
     "resourcequotas",
     "services",
@@ -48,7 +48,7 @@ const INTEGER: &[&str] = &[
 ];
 const HUGEPAGES: &str = "hugepages-";
 
-fn is_hugepages(name: &str) -> bool {
+pub(super) fn is_hugepages(name: &str) -> bool {
     name.starts_with(HUGEPAGES)
 }
 
@@ -58,7 +58,7 @@ fn is_native(name: &str) -> bool {
 }
 
 /// `IsOvercommitAllowed`: native and not hugepages (a request may stay below its limit).
-fn overcommit_allowed(name: &str) -> bool {
+pub(super) fn overcommit_allowed(name: &str) -> bool {
     is_native(name) && !is_hugepages(name)
 }
 
@@ -70,7 +70,12 @@ fn is_extended(name: &str, version: KubeVersion) -> bool {
 }
 
 /// `validateResourceName`: a qualified name, standard unless prefixed.
-fn resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+pub(super) fn resource_name(
+    name: &str,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let msgs = formats::label_key(name, version);
     if !msgs.is_empty() {
         for msg in msgs {
@@ -121,13 +126,13 @@ pub(super) fn container_resource_name(
 }
 
 /// A parsed quantity and its text.
-struct Amount {
-    quantity: Option<Quantity>,
+pub(super) struct Amount {
+    pub(super) quantity: Option<Quantity>,
     text: String,
 }
 
 impl Amount {
-    fn of(v: &Value) -> Option<Amount> {
+    pub(super) fn of(v: &Value) -> Option<Amount> {
         let text = quantity_text(v)?;
         Some(Amount {
             quantity: Quantity::parse(&text),
@@ -136,11 +141,11 @@ impl Amount {
     }
 
     /// The canonical text (`Quantity.String()`), which only an error shows.
-    fn shown(&self) -> String {
+    pub(super) fn shown(&self) -> String {
         canonicalize(&self.text).unwrap_or_else(|| self.text.clone())
     }
 
-    fn compare(&self, other: &Amount) -> Option<Ordering> {
+    pub(super) fn compare(&self, other: &Amount) -> Option<Ordering> {
         self.quantity?.compare(&other.quantity?)
     }
 
@@ -160,7 +165,7 @@ impl Amount {
 /// `ValidateResourceQuantityValue`: not negative; whole for integer resources. (The bad value
 /// of `must be an integer` is the quantity itself, which 1.34+ print as its JSON string and
 /// earlier releases as a Go struct; kssa prints the string.)
-fn quantity_value(
+pub(super) fn quantity_value(
     name: &str,
     amount: &Amount,
     at: &str,

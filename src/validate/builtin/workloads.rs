@@ -96,7 +96,11 @@ fn template_labels_match_at(
 }
 
 /// A restart policy the controller does not allow in its template.
-fn template_restart_policy(spec: &Value, allowed: &[&str], errors: &mut Vec<FieldError>) {
+pub(super) fn template_restart_policy(
+    spec: &Value,
+    allowed: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
     template_restart_policy_at(spec, "spec", allowed, errors);
 }
 
@@ -120,7 +124,7 @@ fn template_restart_policy_at(
     }
 }
 
-fn active_deadline_forbidden(spec: &Value, what: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn active_deadline_forbidden(spec: &Value, what: &str, errors: &mut Vec<FieldError>) {
     if spec
         .get_path(&["template", "spec", "activeDeadlineSeconds"])
         .is_some_and(|v| !v.is_null())
