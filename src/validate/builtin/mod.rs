@@ -14,6 +14,8 @@ mod core;
 mod cron;
 mod cronjob;
 mod dns;
+mod endpoint_slice;
+mod endpoints;
 mod env;
 mod failure_policy;
 mod fields;
@@ -84,6 +86,12 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("", "Secret", core::secret),
     ("", "PersistentVolumeClaim", pvc::persistent_volume_claim),
     ("", "PersistentVolume", pv::persistent_volume),
+    ("", "Endpoints", endpoints::endpoints),
+    (
+        "discovery.k8s.io",
+        "EndpointSlice",
+        endpoint_slice::endpoint_slice,
+    ),
     ("rbac.authorization.k8s.io", "Role", rbac::role),
     (
         "rbac.authorization.k8s.io",
