@@ -47,6 +47,7 @@ mod pvc_spec;
 mod rbac;
 mod resource_claims;
 mod resources;
+pub(crate) mod scale;
 mod scheduling;
 mod security_context;
 mod selector;
@@ -149,10 +150,13 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
 ];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose
-/// strategies check only what they may change (not modelled).
+/// strategies check only what they may change (not modelled), except the `scale` subresource
+/// of the built-in scalable kinds, whose store validates the object as its kind
+/// ([`scale`]).
 pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    if !w.subresource.is_empty() || w.kind.deduced {
+    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
+    if subresource_unmodelled || w.kind.deduced {
         return errors;
     }
     meta::check(w, object, &mut errors);
