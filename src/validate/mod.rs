@@ -123,9 +123,11 @@ impl<'a> Write<'a> {
         } else {
             Cow::Owned(self.defaulted(object))
         };
+        // A scale write: the store's NotFound, then `ValidateScale` inside the update's
+        // `UpdatedObject`, before the store compares resourceVersions.
         builtin::scale::not_found(self, &object)?;
-        precondition::check(self, &object)?;
         builtin::scale::check(self, &object)?;
+        precondition::check(self, &object)?;
         let mut errors = precondition::immutable_metadata(self, &object);
         errors.extend(builtin::check(self, &object));
         let mut warnings = Vec::new();
