@@ -141,6 +141,10 @@ pub(crate) fn default_object(type_name: &str, object: &mut Value) {
         ("core", "Endpoints") => each(obj.get_mut("subsets"), |s| {
             each(s.get_mut("ports"), |p| set_defaults(Some(p), PROTOCOL))
         }),
+        // discovery/v1 `SetDefaults_EndpointPort`: an unnamed port gets "", TCP by default.
+        ("discovery", "EndpointSlice") => each(obj.get_mut("ports"), |p| {
+            set_defaults(Some(p), &[("name", Str("")), ("protocol", Str("TCP"))])
+        }),
         ("apps", "Deployment") => deployment(child(obj, "spec")),
         ("apps", "StatefulSet") => stateful_set(child(obj, "spec")),
         ("apps", "DaemonSet") => daemon_set(child(obj, "spec")),

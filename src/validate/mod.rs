@@ -12,7 +12,8 @@
 //!    ([`decode::check`]: values the typed decoder refuses, unknown and duplicate fields per
 //!    `--validate`);
 //! 2. the field manager and defaulting ([`crate::managed::write`]);
-//! 3. [`Write::after`], on the object that would be stored: the store's preconditions
+//! 3. [`Write::after`], on the object that would be stored: for the `scale` subresource the
+//!    store's `NotFound` and `ValidateScale` ([`builtin::scale`]), the store's preconditions
 //!    ([`precondition::check`]: resourceVersion, uid), then the strategy's `Validate` /
 //!    `ValidateUpdate` — [`builtin::check`] for every kind (object metadata) and the built-in
 //!    kinds' rules, [`crd::check`] for custom resources — all field errors of one object
@@ -122,6 +123,10 @@ impl<'a> Write<'a> {
         } else {
             Cow::Owned(self.defaulted(object))
         };
+        // A scale write: the store's NotFound, then `ValidateScale` inside the update's
+        // `UpdatedObject`, before the store compares resourceVersions.
+        builtin::scale::not_found(self, &object)?;
+        builtin::scale::check(self, &object)?;
         precondition::check(self, &object)?;
         let mut errors = precondition::immutable_metadata(self, &object);
         errors.extend(builtin::check(self, &object));

@@ -14,6 +14,8 @@ mod core;
 mod cron;
 mod cronjob;
 mod dns;
+mod endpoint_slice;
+mod endpoints;
 mod env;
 mod failure_policy;
 mod fields;
@@ -49,6 +51,7 @@ mod resource_claims;
 mod resource_quota;
 mod resources;
 mod restart_rules;
+pub(crate) mod scale;
 mod scheduling;
 mod security_context;
 mod selector;
@@ -96,6 +99,12 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ),
     ("", "ResourceQuota", resource_quota::resource_quota),
     ("", "LimitRange", limit_range::limit_range),
+    ("", "Endpoints", endpoints::endpoints),
+    (
+        "discovery.k8s.io",
+        "EndpointSlice",
+        endpoint_slice::endpoint_slice,
+    ),
     ("rbac.authorization.k8s.io", "Role", rbac::role),
     (
         "rbac.authorization.k8s.io",
@@ -153,10 +162,13 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
 ];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose
-/// strategies check only what they may change (not modelled).
+/// strategies check only what they may change (not modelled), except the `scale` subresource
+/// of the built-in scalable kinds, whose store validates the object as its kind
+/// ([`scale`]).
 pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    if !w.subresource.is_empty() || w.kind.deduced {
+    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
+    if subresource_unmodelled || w.kind.deduced {
         return errors;
     }
     meta::check(w, object, &mut errors);

@@ -17,7 +17,7 @@ const IP_FAMILY_POLICIES: &[&str] = &["PreferDualStack", "RequireDualStack", "Si
 pub(super) const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 
 /// Go's `net.IP.To4() != nil`: written as IPv4 or IPv4-mapped IPv6.
-fn is_v4(ip: &Ip) -> bool {
+pub(super) fn is_v4(ip: &Ip) -> bool {
     ip.v4 || (ip.bytes[..10].iter().all(|b| *b == 0) && ip.bytes[10..12] == [0xff, 0xff])
 }
 
@@ -239,7 +239,7 @@ pub fn external_ips(spec: &Value, errors: &mut Vec<FieldError>) {
 }
 
 /// What `ValidateNonSpecialIP` refuses, in its order (Go's `net.IP` predicates).
-fn special(ip: &Ip) -> Vec<&'static str> {
+pub(super) fn special(ip: &Ip) -> Vec<&'static str> {
     let b = &ip.bytes;
     let v4 = is_v4(ip);
     let mut out = Vec::new();
