@@ -20,9 +20,9 @@ use crate::value::Value;
 use std::collections::HashSet;
 
 /// `supportedFailurePolicies`, sorted as `sets.String.List` returns it.
-const FAILURE_POLICIES: &[&str] = &["Fail", "Ignore"];
+pub(super) const FAILURE_POLICIES: &[&str] = &["Fail", "Ignore"];
 /// `supportedMatchPolicies`, sorted.
-const MATCH_POLICIES: &[&str] = &["Equivalent", "Exact"];
+pub(super) const MATCH_POLICIES: &[&str] = &["Equivalent", "Exact"];
 /// `supportedSideEffectClasses`, sorted.
 const SIDE_EFFECTS: &[&str] = &["None", "NoneOnDryRun", "Some", "Unknown"];
 /// `noSideEffectClasses`, sorted: all a new configuration may use.
@@ -224,7 +224,7 @@ fn fully_qualified_name(name: &str, at: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-fn strings(v: Option<&Value>) -> Vec<&str> {
+pub(super) fn strings(v: Option<&Value>) -> Vec<&str> {
     items(v).iter().map(|s| s.as_str().unwrap_or("")).collect()
 }
 
@@ -235,7 +235,7 @@ fn string_list(list: &[&str]) -> BadValue {
 }
 
 /// `validateRuleWithOperations`, then `validateRule` with subresources allowed.
-fn rule_with_operations(rule: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn rule_with_operations(rule: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let ops = strings(rule.get("operations"));
     let ops_at = join(at, ".operations");
     if ops.is_empty() {
@@ -405,7 +405,7 @@ fn review_versions(hook: &Value, opts: &Options, at: &str, errors: &mut Vec<Fiel
 
 /// `validateMatchConditions`: at most 64, each with an expression and a qualified name,
 /// names unique. The expressions are not compiled.
-fn match_conditions(w: &Write, list: &[Value], at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn match_conditions(w: &Write, list: &[Value], at: &str, errors: &mut Vec<FieldError>) {
     if list.len() > MAX_MATCH_CONDITIONS {
         errors.push(FieldError::too_many(
             at,

@@ -6,6 +6,8 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod admission;
+mod admission_policy;
+mod admission_policy_binding;
 mod affinity;
 mod autoscaling;
 mod batch;
@@ -26,6 +28,7 @@ mod image_volume;
 mod job_selector;
 mod legacy_volumes;
 mod limit_range;
+mod match_resources;
 pub(crate) mod meta;
 mod mounts;
 mod netaddr;
@@ -158,6 +161,16 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "admissionregistration.k8s.io",
         "MutatingWebhookConfiguration",
         admission::mutating,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicy",
+        admission_policy::validating_admission_policy,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+        admission_policy_binding::validating_admission_policy_binding,
     ),
 ];
 

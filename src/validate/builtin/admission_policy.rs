@@ -1,0 +1,352 @@
+//! ValidatingAdmissionPolicy, as k8s.io/kubernetes pkg/apis/admissionregistration/validation
+//! checks it (`ValidateValidatingAdmissionPolicy`, `validateValidatingAdmissionPolicySpec`,
+//! `validateParamKind`, `validateVariable`, `validateValidation`, `validateAuditAnnotation`, and
+//! `ValidateValidatingAdmissionPolicyUpdate`'s `ignoreValidatingAdmissionPolicyMatchConditions`).
+//!
+//! The server also compiles every CEL expression (and reports compile errors with cel-go's
+//! text); kssa does not. An absent `failurePolicy` stands for its v1 default `Fail`.
+
+use super::super::formats;
+use super::super::goprint::go_quote;
+use super::super::{BadValue, FieldError, Write};
+use super::admission::{match_conditions, FAILURE_POLICIES};
+use super::affinity::label_name;
+use super::fields::{items, present, spec, text};
+use super::match_resources::match_resources;
+use crate::validate::field::{indexed, join};
+use crate::value::{Map, Value};
+use std::collections::HashSet;
+
+/// `maxAuditAnnotations`.
+const MAX_AUDIT_ANNOTATIONS: usize = 20;
+/// `maxAuditAnnotationValueExpressionLength`: 5 KiB.
+const MAX_VALUE_EXPRESSION_LEN: usize = 5 * 1024;
+/// `supportedValidationPolicyReason`, sorted.
+const REASONS: &[&str] = &["Forbidden", "Invalid", "RequestEntityTooLarge"];
+/// The words CEL reserves (`celReserved`), which a variable may not be named.
+const CEL_RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+/// Both messages of a policy with neither validations nor audit annotations.
+const NOTHING_TO_DO: &str = "validations or auditAnnotations must contain at least one item";
+
+/// `ValidateValidatingAdmissionPolicy` / `…Update` (the metadata is checked apart).
+pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    let at = "spec";
+    if let Some(policy) = present(spec, "failurePolicy") {
+        let policy = policy.as_str().unwrap_or("");
+        if !FAILURE_POLICIES.contains(&policy) {
+            errors.push(FieldError::not_supported(
+                "spec.failurePolicy",
+                FieldError::string_value(policy),
+                FAILURE_POLICIES,
+            ));
+        }
+    }
+    if let Some(kind) = present(spec, "paramKind") {
+        param_kind(kind, "spec.paramKind", errors);
+    }
+    match present(spec, "matchConstraints") {
+        None => errors.push(FieldError::required("spec.matchConstraints", "")),
+        Some(mc) => {
+            match_resources(w, mc, "spec.matchConstraints", errors);
+            // At least one resource rule, for the type checker.
+            if items(mc.get("resourceRules")).is_empty() {
+                errors.push(FieldError::required(
+                    "spec.matchConstraints.resourceRules",
+                    "",
+                ));
+            }
+        }
+    }
+    if !unchanged_match_conditions(w, spec) {
+        let conditions = items(spec.get("matchConditions"));
+        match_conditions(w, conditions, "spec.matchConditions", errors);
+    }
+    for (i, variable) in items(spec.get("variables")).iter().enumerate() {
+        self::variable(variable, &indexed("spec.variables", i), errors);
+    }
+    let validations = items(spec.get("validations"));
+    let annotations = items(spec.get("auditAnnotations"));
+    if validations.is_empty() && annotations.is_empty() {
+        errors.push(FieldError::required("spec.validations", NOTHING_TO_DO));
+        errors.push(FieldError::required("spec.auditAnnotations", NOTHING_TO_DO));
+        return;
+    }
+    for (i, v) in validations.iter().enumerate() {
+        validation(v, &indexed("spec.validations", i), errors);
+    }
+    audit_annotations(
+        w,
+        object,
+        annotations,
+        &join(at, ".auditAnnotations"),
+        errors,
+    );
+}
+
+/// `ignoreValidatingAdmissionPolicyMatchConditions`: an update that keeps the stored
+/// `paramKind` and `matchConditions` does not have them checked again.
+fn unchanged_match_conditions(w: &Write, spec: &Value) -> bool {
+    let Some(live) = w.live else {
+        return false;
+    };
+    let old = super::fields::spec(live);
+    let same = |key: &str| present(spec, key) == present(old, key);
+    same("paramKind") && same("matchConditions")
+}
+
+/// `validateParamKind`: `apiVersion` a group/version, `kind` a DNS-1035 label in any case.
+fn param_kind(kind: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let api_version = text(kind, "apiVersion");
+    let version_at = join(at, ".apiVersion");
+    let invalid = |value: &str, msg: String| {
+        FieldError::invalid(version_at.as_str(), FieldError::string_value(value), msg)
+    };
+    if api_version.is_empty() {
+        errors.push(FieldError::required(version_at.as_str(), ""));
+    } else if api_version.matches('/').count() > 1 {
+        errors.push(invalid(
+            api_version,
+            format!("unexpected GroupVersion string: {api_version}"),
+        ));
+    } else {
+        // `parseGroupVersion`: "/" is the empty group version.
+        let (group, version) = match api_version {
+            "/" => ("", ""),
+            gv => gv.split_once('/').unwrap_or(("", gv)),
+        };
+        if !group.is_empty() {
+            let msgs = formats::dns1123_subdomain(group);
+            if !msgs.is_empty() {
+                errors.push(invalid(group, msgs.join(",")));
+            }
+        }
+        if version.is_empty() {
+            errors.push(invalid(api_version, "version must be specified".into()));
+        } else {
+            let msgs = formats::dns1035_label(version);
+            if !msgs.is_empty() {
+                errors.push(invalid(version, msgs.join(",")));
+            }
+        }
+    }
+    let kind_name = text(kind, "kind");
+    let kind_at = join(at, ".kind");
+    if kind_name.is_empty() {
+        errors.push(FieldError::required(kind_at, ""));
+    } else {
+        let msgs = formats::dns1035_label(&kind_name.to_lowercase());
+        if !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                kind_at,
+                FieldError::string_value(kind_name),
+                format!(
+                    "may have mixed case, but should otherwise match: {}",
+                    msgs.join(",")
+                ),
+            ));
+        }
+    }
+}
+
+/// `isCELIdentifier`: `[_a-zA-Z][_a-zA-Z0-9]*` and not a reserved word.
+fn is_cel_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+        && !CEL_RESERVED.contains(&name)
+}
+
+/// `validateVariable`, without compiling the expression.
+fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let name = text(v, "name");
+    if name.trim().is_empty() {
+        errors.push(FieldError::required(
+            join(at, ".name"),
+            "name is not specified",
+        ));
+    } else if !is_cel_identifier(name) {
+        errors.push(FieldError::invalid(
+            join(at, ".name"),
+            FieldError::string_value(name),
+            "name is not a valid CEL identifier",
+        ));
+    }
+    if text(v, "expression").trim().is_empty() {
+        errors.push(FieldError::required(
+            join(at, ".expression"),
+            "expression is not specified",
+        ));
+    }
+}
+
+/// `hasNewlines`: the line breaks of CEL's grammar.
+fn has_newlines(s: &str) -> bool {
+    s.contains(['\n', '\r'])
+}
+
+/// `validateValidation`, without compiling the expressions.
+fn validation(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    if text(v, "expression").trim().is_empty() {
+        errors.push(FieldError::required(
+            join(at, ".expression"),
+            "expression is not specified",
+        ));
+    }
+    let message_expression = text(v, "messageExpression");
+    if !message_expression.is_empty() && message_expression.trim().is_empty() {
+        errors.push(FieldError::invalid(
+            join(at, ".messageExpression"),
+            FieldError::string_value(message_expression),
+            "must be non-empty if specified",
+        ));
+    }
+    let message = text(v, "message");
+    let detail = if !message.is_empty() && message.trim().is_empty() {
+        Some("message must be non-empty if specified")
+    } else if has_newlines(message.trim()) {
+        Some("message must not contain line breaks")
+    } else {
+        None
+    };
+    if let Some(detail) = detail {
+        errors.push(FieldError::invalid(
+            join(at, ".message"),
+            FieldError::string_value(message),
+            detail,
+        ));
+    }
+    if let Some(reason) = present(v, "reason") {
+        let reason = reason.as_str().unwrap_or("");
+        if !REASONS.contains(&reason) {
+            errors.push(FieldError::not_supported(
+                join(at, ".reason"),
+                FieldError::string_value(reason),
+                REASONS,
+            ));
+        }
+    }
+}
+
+/// The audit annotations: at most 20, each valid, keys unique.
+fn audit_annotations(
+    w: &Write,
+    object: &Value,
+    list: &[Value],
+    at: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    if list.len() > MAX_AUDIT_ANNOTATIONS {
+        errors.push(FieldError::invalid(
+            at,
+            annotations_value(list),
+            format!("must not have more than {MAX_AUDIT_ANNOTATIONS} auditAnnotations"),
+        ));
+    }
+    let name = object
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut keys = HashSet::new();
+    for (i, annotation) in list.iter().enumerate() {
+        let item_at = indexed(at, i);
+        audit_annotation(w, name, annotation, &item_at, errors);
+        let key = text(annotation, "key");
+        if !keys.insert(key) {
+            errors.push(FieldError::duplicate(
+                join(&item_at, ".key"),
+                FieldError::string_value(key),
+            ));
+        }
+    }
+}
+
+/// `validateAuditAnnotation`, without compiling the value expression: `<policy name>/<key>`
+/// must be a qualified name.
+fn audit_annotation(
+    w: &Write,
+    policy: &str,
+    annotation: &Value,
+    at: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    let key = text(annotation, "key");
+    let key_at = join(at, ".key");
+    if policy.is_empty() {
+        errors.push(FieldError::invalid(
+            key_at,
+            FieldError::string_value(key),
+            "requires metadata.name be non-empty",
+        ));
+    } else {
+        label_name(&format!("{policy}/{key}"), &key_at, w.version(), errors);
+    }
+    let value_at = join(at, ".valueExpression");
+    let trimmed = text(annotation, "valueExpression").trim();
+    if trimmed.is_empty() {
+        errors.push(FieldError::required(
+            value_at,
+            "valueExpression is not specified",
+        ));
+    } else if trimmed.len() > MAX_VALUE_EXPRESSION_LEN {
+        // Upstream reports the length as a `Required value`.
+        errors.push(FieldError::required(
+            value_at,
+            format!("must not exceed {MAX_VALUE_EXPRESSION_LEN} bytes in length"),
+        ));
+    }
+}
+
+/// `spec.AuditAnnotations` as the server quotes it: JSON of the internal (untagged) structs
+/// from 1.34, `%#v` before.
+fn annotations_value(list: &[Value]) -> BadValue {
+    let mut json = Vec::new();
+    let mut go = Vec::new();
+    for a in list {
+        let (key, expr) = (text(a, "key"), text(a, "valueExpression"));
+        let mut m = Map::default();
+        m.insert("Key".into(), Value::from(key));
+        m.insert("ValueExpression".into(), Value::from(expr));
+        json.push(Value::Map(m));
+        go.push(format!(
+            "admissionregistration.AuditAnnotation{{Key:{}, ValueExpression:{}}}",
+            go_quote(key),
+            go_quote(expr)
+        ));
+    }
+    BadValue::GoValue {
+        value: Value::List(json.into_iter().collect()),
+        go_syntax: format!(
+            "[]admissionregistration.AuditAnnotation{{{}}}",
+            go.join(", ")
+        ),
+    }
+}
+
+#[cfg(test)]
+#[path = "admission_policy_tests.rs"]
+mod tests;
