@@ -13,6 +13,7 @@ use super::admission::{match_conditions, FAILURE_POLICIES};
 use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
+use crate::validate::crd::cel_values::CEL_RESERVED;
 use crate::validate::field::{indexed, join};
 use crate::value::{Map, Value};
 use std::collections::HashSet;
@@ -23,30 +24,6 @@ const MAX_AUDIT_ANNOTATIONS: usize = 20;
 const MAX_VALUE_EXPRESSION_LEN: usize = 5 * 1024;
 /// `supportedValidationPolicyReason`, sorted.
 const REASONS: &[&str] = &["Forbidden", "Invalid", "RequestEntityTooLarge"];
-/// The words CEL reserves (`celReserved`), which a variable may not be named.
-const CEL_RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
 /// Both messages of a policy with neither validations nor audit annotations.
 const NOTHING_TO_DO: &str = "validations or auditAnnotations must contain at least one item";
 

@@ -141,36 +141,39 @@ fn go_duration(s: &str) -> Option<chrono::Duration> {
     Some(chrono::Duration::nanoseconds(nanos as i64))
 }
 
+/// The words CEL reserves (cel-go `parser`'s reserved identifiers, the apiserver's
+/// `celReserved`): a property so named is escaped, a variable may not be so named.
+pub(crate) const CEL_RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
 /// CEL's name for a property (`Escape`): reserved words as `__word__`, `__`, `.`, `-` and `/`
 /// spelled out; `None` for names CEL cannot reach.
 pub fn escape(name: &str) -> Option<String> {
-    const RESERVED: [&str; 21] = [
-        "true",
-        "false",
-        "null",
-        "in",
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "for",
-        "function",
-        "if",
-        "import",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "return",
-        "var",
-        "void",
-        "while",
-    ];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    if RESERVED.contains(&name) {
+    if CEL_RESERVED.contains(&name) {
         return Some(format!("__{name}__"));
     }
     let mut out = String::with_capacity(name.len());

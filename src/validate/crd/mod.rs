@@ -12,7 +12,7 @@ mod cel;
 mod cel_macros;
 mod cel_support;
 mod cel_url;
-mod cel_values;
+pub(crate) mod cel_values;
 mod duration;
 mod embedded;
 mod formats;
