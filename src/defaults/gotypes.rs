@@ -246,6 +246,15 @@ impl GoTypes {
     /// them.
     fn splice(&self, id: DeclId, out: &mut Vec<GoField>, depth: usize) {
         let line = self.lines[id];
+        if line.starts_with('T') {
+            // An embedded alias (`v1beta1.RuleWithOperations = v1.RuleWithOperations`): the
+            // fields of the struct it names.
+            let target = line.split_whitespace().nth(2).unwrap_or("");
+            if let (Some(inner), true) = (self.find(target), depth < 8) {
+                self.splice(inner, out, depth + 1);
+            }
+            return;
+        }
         if !line.starts_with('S') {
             return;
         }
@@ -347,6 +356,19 @@ mod tests {
             field(t, volume, "configMap").ty,
             GoType::Pointer(_)
         ));
+    }
+
+    #[test]
+    fn embedded_aliases_splice_the_fields_of_their_target() {
+        // v1beta1.NamedRuleWithOperations embeds v1beta1.RuleWithOperations, an alias of the
+        // v1 struct, which embeds v1.Rule.
+        let t = GoTypes::builtin();
+        let rule = t
+            .find("admissionregistration/v1beta1.NamedRuleWithOperations")
+            .unwrap();
+        for json in ["resourceNames", "operations", "apiGroups", "scope"] {
+            assert!(field(t, rule, json).omitempty, "{json}");
+        }
     }
 
     #[test]
