@@ -85,7 +85,7 @@ pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<F
 
 /// `ignoreValidatingAdmissionPolicyMatchConditions`: an update that keeps the stored
 /// `paramKind` and `matchConditions` does not have them checked again.
-fn unchanged_match_conditions(w: &Write, spec: &Value) -> bool {
+pub(super) fn unchanged_match_conditions(w: &Write, spec: &Value) -> bool {
     let Some(live) = w.live else {
         return false;
     };
@@ -95,7 +95,7 @@ fn unchanged_match_conditions(w: &Write, spec: &Value) -> bool {
 }
 
 /// `validateParamKind`: `apiVersion` a group/version, `kind` a DNS-1035 label in any case.
-fn param_kind(kind: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn param_kind(kind: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let api_version = text(kind, "apiVersion");
     let version_at = join(at, ".apiVersion");
     let invalid = |value: &str, msg: String| {
@@ -159,7 +159,7 @@ fn is_cel_identifier(name: &str) -> bool {
 }
 
 /// `validateVariable`, without compiling the expression.
-fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let name = text(v, "name");
     if name.trim().is_empty() {
         errors.push(FieldError::required(

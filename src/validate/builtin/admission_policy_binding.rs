@@ -37,18 +37,7 @@ pub fn validating_admission_policy_binding(
     errors: &mut Vec<FieldError>,
 ) {
     let spec = spec(object);
-    let policy = text(spec, "policyName");
-    if policy.is_empty() {
-        errors.push(FieldError::required("spec.policyName", ""));
-    } else {
-        for msg in formats::dns1123_subdomain(policy) {
-            errors.push(FieldError::invalid(
-                "spec.policyName",
-                FieldError::string_value(policy),
-                msg,
-            ));
-        }
-    }
+    policy_name(spec, errors);
     if let Some(param_ref) = present(spec, "paramRef") {
         self::param_ref(w, param_ref, "spec.paramRef", errors);
     }
@@ -62,8 +51,24 @@ pub fn validating_admission_policy_binding(
     validation_actions(items(spec.get("validationActions")), errors);
 }
 
+/// `spec.policyName`: required, a DNS subdomain.
+pub(super) fn policy_name(spec: &Value, errors: &mut Vec<FieldError>) {
+    let policy = text(spec, "policyName");
+    if policy.is_empty() {
+        errors.push(FieldError::required("spec.policyName", ""));
+    } else {
+        for msg in formats::dns1123_subdomain(policy) {
+            errors.push(FieldError::invalid(
+                "spec.policyName",
+                FieldError::string_value(policy),
+                msg,
+            ));
+        }
+    }
+}
+
 /// `validateParamRef`: a name or a selector, not both; `parameterNotFoundAction` required.
-fn param_ref(w: &Write, pr: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn param_ref(w: &Write, pr: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let name = text(pr, "name");
     let selector = present(pr, "selector");
     if !name.is_empty() {

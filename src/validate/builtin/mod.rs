@@ -31,6 +31,7 @@ mod limit_range;
 mod match_resources;
 pub(crate) mod meta;
 mod mounts;
+mod mutating_admission_policy;
 mod netaddr;
 mod network_policy;
 mod networking;
@@ -171,6 +172,16 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "admissionregistration.k8s.io",
         "ValidatingAdmissionPolicyBinding",
         admission_policy_binding::validating_admission_policy_binding,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicy",
+        mutating_admission_policy::mutating_admission_policy,
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicyBinding",
+        mutating_admission_policy::mutating_admission_policy_binding,
     ),
 ];
 
