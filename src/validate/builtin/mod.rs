@@ -13,6 +13,9 @@ mod autoscaling;
 mod batch;
 mod claim_template;
 mod core;
+mod crd_definition;
+mod crd_schema;
+mod crd_versions;
 mod cron;
 mod cronjob;
 mod dns;
@@ -182,6 +185,11 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "admissionregistration.k8s.io",
         "MutatingAdmissionPolicyBinding",
         mutating_admission_policy::mutating_admission_policy_binding,
+    ),
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        crd_definition::custom_resource_definition,
     ),
 ];
 

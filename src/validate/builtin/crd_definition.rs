@@ -1,0 +1,841 @@
+//! CustomResourceDefinitions themselves, as k8s.io/apiextensions-apiserver
+//! pkg/apis/apiextensions/validation/validation.go checks them on the internal type the v1
+//! object converts to (`ValidateCustomResourceDefinition`, `validateCustomResourceDefinitionSpec`,
+//! `ValidateCustomResourceDefinitionNames`, `validateCustomResourceConversion`,
+//! `ValidateCustomResourceDefinitionStoredVersions`, `validateAPIApproval`,
+//! `validatePreserveUnknownFields`, `ValidateCustomResourceDefinitionUpdate`).
+//!
+//! The v1 to internal conversion (pkg/apis/apiextensions/v1/conversion.go) moves per-version
+//! schemas, subresources and columns that are identical in every version to the top level, so
+//! their errors are reported at `spec.validation`, `spec.subresources` and
+//! `spec.additionalPrinterColumns` then; [`Hoisted`] models that.
+
+use super::super::formats;
+use super::super::goprint::go_quote;
+use super::super::{BadValue, FieldError, Write};
+use super::crd_schema;
+use super::crd_versions::{versions_value, PerVersion};
+use super::fields::{items, present, spec, text};
+use super::webhook_client;
+use crate::validate::field::{indexed, join, keyed};
+use crate::value::Value;
+
+/// `ClusterScoped`, `NamespaceScoped`, in upstream's order.
+const SCOPES: &[&str] = &["Cluster", "Namespaced"];
+/// `NoneConverter`, `WebhookConverter`.
+const STRATEGIES: &[&str] = &["None", "Webhook"];
+/// `acceptedConversionReviewVersions`, sorted.
+const REVIEW_VERSIONS: &[&str] = &["v1", "v1beta1"];
+/// `printerColumnDatatypes`, sorted.
+const COLUMN_TYPES: &str = "boolean,date,integer,number,string";
+const COLUMN_TYPE_LIST: &[&str] = &["boolean", "date", "integer", "number", "string"];
+/// `customResourceColumnDefinitionFormats`, sorted.
+const COLUMN_FORMATS: &str = "byte,date,date-time,double,float,int32,int64,password";
+const COLUMN_FORMAT_LIST: &[&str] = &[
+    "byte",
+    "date",
+    "date-time",
+    "double",
+    "float",
+    "int32",
+    "int64",
+    "password",
+];
+/// `KubeAPIApprovedAnnotation`.
+const APPROVAL: &str = "api-approved.kubernetes.io";
+
+/// Which per-version fields the conversion moved to the top level.
+pub(super) struct Hoisted {
+    pub schema: bool,
+    pub subresources: bool,
+    pub columns: bool,
+}
+
+impl Hoisted {
+    /// `Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec`:
+    /// a field is hoisted when every version holds the same value (absent counts as a value).
+    pub fn of(versions: &[Value]) -> Hoisted {
+        let same = |key: &str| {
+            let first = versions.first().and_then(|v| field_value(v, key));
+            versions.iter().all(|v| field_value(v, key) == first)
+        };
+        Hoisted {
+            schema: same("schema"),
+            subresources: same("subresources"),
+            columns: same("additionalPrinterColumns"),
+        }
+    }
+}
+
+/// A per-version field, absent when null or (for lists) empty, as `Semantic.DeepEqual` sees it.
+pub(super) fn field_value<'v>(version: &'v Value, key: &str) -> Option<&'v Value> {
+    present(version, key).filter(|v| !matches!(v, Value::List(l) if l.is_empty()))
+}
+
+/// `ValidateCustomResourceDefinition`, or `ValidateCustomResourceDefinitionUpdate` when the
+/// object is stored.
+pub fn custom_resource_definition(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    let group = text(spec, "group");
+    let plural = text(spec.get("names").unwrap_or(&Value::Null), "plural");
+    if !w.is_update() {
+        name_matches(object, plural, group, errors);
+    }
+    spec_rules(w, spec, errors);
+    if let Some(old) = w.live {
+        spec_update(spec, super::fields::spec(old), old, errors);
+    }
+    stored_versions(w, spec, errors);
+    api_approval(w, object, group, errors);
+    preserve_unknown_fields(w, spec, errors);
+}
+
+/// The name rule `ValidateCustomResourceDefinition` adds to the DNS subdomain one: its message
+/// follows the subdomain messages of `metadata.generateName` and of `metadata.name`.
+fn name_matches(object: &Value, plural: &str, group: &str, errors: &mut Vec<FieldError>) {
+    let required = format!("{plural}.{group}");
+    for field in ["metadata.generateName", "metadata.name"] {
+        let key = &field["metadata.".len()..];
+        let name = object
+            .get_path(&["metadata", key])
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if name.is_empty() || name == required {
+            continue;
+        }
+        let at = errors
+            .iter()
+            .rposition(|e| e.field == field || e.field == "metadata.generateName")
+            .map_or(0, |i| i + 1);
+        errors.insert(
+            at,
+            FieldError::invalid(
+                field,
+                FieldError::string_value(name),
+                r#"must be spec.names.plural+"."+spec.group"#,
+            ),
+        );
+    }
+}
+
+/// `validateCustomResourceDefinitionSpec`, in its order.
+fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
+    let group = text(spec, "group");
+    if group.is_empty() {
+        errors.push(FieldError::required("spec.group", ""));
+    } else {
+        let msgs = formats::dns1123_subdomain(group);
+        if !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                "spec.group",
+                FieldError::string_value(group),
+                msgs.join(","),
+            ));
+        } else if !group.contains('.') {
+            errors.push(FieldError::invalid(
+                "spec.group",
+                FieldError::string_value(group),
+                "should be a domain with at least one dot",
+            ));
+        }
+    }
+    enum_string("spec.scope", text(spec, "scope"), SCOPES, errors);
+    let versions = items(spec.get("versions"));
+    let hoisted = Hoisted::of(versions);
+    let has_schema = |v: &Value| {
+        field_value(v, "schema").is_some_and(|s| present(s, "openAPIV3Schema").is_some())
+    };
+    // requireOpenAPISchema: on update only when the stored object had schemas everywhere.
+    let require_schema = w.live.is_none_or(|old| {
+        items(super::fields::spec(old).get("versions"))
+            .iter()
+            .all(has_schema)
+    });
+    let top_schema = hoisted.schema && versions.first().is_some_and(has_schema);
+    if require_schema && !top_schema {
+        for (i, v) in versions.iter().enumerate() {
+            if !has_schema(v) {
+                errors.push(FieldError::required(
+                    join(&indexed("spec.versions", i), ".schema.openAPIV3Schema"),
+                    "",
+                ));
+            }
+        }
+    }
+    let mut storage = 0;
+    let mut seen = Vec::new();
+    let mut unique = true;
+    for (i, v) in versions.iter().enumerate() {
+        let at = indexed("spec.versions", i);
+        let name = text(v, "name");
+        if v.get("storage").and_then(Value::as_bool) == Some(true) {
+            storage += 1;
+        }
+        if seen.contains(&name) {
+            unique = false;
+        } else {
+            seen.push(name);
+        }
+        let msgs = formats::dns1035_label(name);
+        if !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                join(&at, ".name"),
+                FieldError::string_value(name),
+                msgs.join(","),
+            ));
+        }
+        version_rules(w, v, &at, &hoisted, errors);
+    }
+    let per_version = PerVersion {
+        schema: !hoisted.schema,
+        subresources: !hoisted.subresources,
+        columns: !hoisted.columns,
+    };
+    for (broken, detail) in [
+        (!unique, "must contain unique version names"),
+        (
+            storage != 1,
+            "must have exactly one version marked as storage version",
+        ),
+    ] {
+        if broken {
+            // The bad value is the internal versions list; kssa cannot print a per-version
+            // schema as JSON (see crd_versions), and then leaves the error out.
+            if let Some(value) = versions_value(versions, &per_version, w.version()) {
+                errors.push(FieldError::invalid("spec.versions", value, detail));
+            }
+        }
+    }
+    if let Some(first) = versions.first() {
+        // spec.version, the internal type's copy of the first version's name.
+        let name = text(first, "name");
+        let msgs = formats::dns1035_label(name);
+        if !name.is_empty() && !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                "spec.version",
+                FieldError::string_value(name),
+                msgs.join(","),
+            ));
+        }
+    }
+    names(spec.get("names").unwrap_or(&Value::Null), errors);
+    if hoisted.schema {
+        if let Some(first) = versions.first() {
+            schema(w, first, "spec.validation", errors);
+        }
+    }
+    if hoisted.subresources {
+        if let Some(sub) = versions
+            .first()
+            .and_then(|v| field_value(v, "subresources"))
+        {
+            subresources(sub, "spec.subresources", errors);
+        }
+    }
+    if hoisted.columns {
+        if let Some(first) = versions.first() {
+            columns(first, "spec.additionalPrinterColumns", errors);
+        }
+    }
+    conversion(w, spec, errors);
+}
+
+/// `validateEnumStrings` with `required`.
+fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut Vec<FieldError>) {
+    if value.is_empty() {
+        errors.push(FieldError::required(at, ""));
+    } else if !accepted.contains(&value) {
+        errors.push(FieldError::not_supported(
+            at,
+            FieldError::string_value(value),
+            accepted,
+        ));
+    }
+}
+
+/// `validateCustomResourceDefinitionVersion`: deprecation warning, then the fields the
+/// conversion left in the version.
+fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut Vec<FieldError>) {
+    deprecation_warning(v, &join(at, ".deprecationWarning"), errors);
+    if !hoisted.schema {
+        schema(w, v, &join(at, ".schema"), errors);
+    }
+    if !hoisted.subresources {
+        if let Some(sub) = field_value(v, "subresources") {
+            subresources(sub, &join(at, ".subresources"), errors);
+        }
+    }
+    if !hoisted.columns {
+        columns(v, &join(at, ".additionalPrinterColumns"), errors);
+    }
+}
+
+/// The schema of a version (or the hoisted one) at `at` (`….schema` or `spec.validation`).
+fn schema(w: &Write, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let Some(root) = v.get_path(&["schema", "openAPIV3Schema"]) else {
+        return;
+    };
+    if root.is_null() {
+        return;
+    }
+    crd_schema::check(w, root, &join(at, ".openAPIV3Schema"), errors);
+}
+
+/// `validateDeprecationWarning`.
+fn deprecation_warning(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let Some(warning) = present(v, "deprecationWarning") else {
+        return;
+    };
+    let warning = warning.as_str().unwrap_or("");
+    let deprecated = v.get("deprecated").and_then(Value::as_bool) == Some(true);
+    let mut msgs = Vec::new();
+    if !deprecated {
+        msgs.push("can only be set for deprecated versions".to_string());
+    } else {
+        if warning.len() > 256 {
+            msgs.push("must be <= 256 characters long".to_string());
+        }
+        if warning.is_empty() {
+            msgs.push("must not be an empty string".to_string());
+        }
+        // unicode.IsPrint fails first for control characters; other non-printable runes
+        // (Go's tables) are approximated by the other whitespace.
+        for (i, c) in warning.char_indices() {
+            if c.is_control() || (c.is_whitespace() && c != ' ') {
+                msgs.push(format!("must only contain printable UTF-8 characters; non-printable character found at index {i}"));
+                break;
+            }
+        }
+    }
+    for msg in msgs {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(warning),
+            msg,
+        ));
+    }
+}
+
+/// `ValidateCustomResourceDefinitionNames` after the required names (v1 defaults `singular`
+/// and `listKind` from `kind`).
+fn names(names: &Value, errors: &mut Vec<FieldError>) {
+    let plural = text(names, "plural");
+    let kind = text(names, "kind");
+    let singular = match text(names, "singular") {
+        "" => kind.to_lowercase(),
+        s => s.to_string(),
+    };
+    let list_kind = match text(names, "listKind") {
+        "" if !kind.is_empty() => format!("{kind}List"),
+        s => s.to_string(),
+    };
+    for (field, value) in [
+        ("plural", plural),
+        ("singular", singular.as_str()),
+        ("kind", kind),
+        ("listKind", list_kind.as_str()),
+    ] {
+        if value.is_empty() {
+            errors.push(FieldError::required(join("spec.names.", field), ""));
+        }
+    }
+    let label = |at: &str, value: &str, lowered: bool, errors: &mut Vec<FieldError>| {
+        let msgs = formats::dns1035_label(&if lowered {
+            value.to_lowercase()
+        } else {
+            value.to_string()
+        });
+        if value.is_empty() || msgs.is_empty() {
+            return;
+        }
+        let prefix = if lowered {
+            "may have mixed case, but should otherwise match: "
+        } else {
+            ""
+        };
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(value),
+            format!("{prefix}{}", msgs.join(",")),
+        ));
+    };
+    label("spec.names.plural", plural, false, errors);
+    label("spec.names.singular", &singular, false, errors);
+    label("spec.names.kind", kind, true, errors);
+    label("spec.names.listKind", &list_kind, true, errors);
+    for (i, short) in items(names.get("shortNames")).iter().enumerate() {
+        let short = short.as_str().unwrap_or("");
+        let msgs = formats::dns1035_label(short);
+        if !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                indexed("spec.names.shortNames", i),
+                FieldError::string_value(short),
+                msgs.join(","),
+            ));
+        }
+    }
+    if !kind.is_empty() && kind == list_kind {
+        errors.push(FieldError::invalid(
+            "spec.names.listKind",
+            FieldError::string_value(&list_kind),
+            "kind and listKind may not be the same",
+        ));
+    }
+    for (i, category) in items(names.get("categories")).iter().enumerate() {
+        let category = category.as_str().unwrap_or("");
+        let msgs = formats::dns1035_label(category);
+        if !msgs.is_empty() {
+            errors.push(FieldError::invalid(
+                indexed("spec.names.categories", i),
+                FieldError::string_value(category),
+                msgs.join(","),
+            ));
+        }
+    }
+}
+
+/// `ValidateCustomResourceDefinitionSubresources`: the scale subresource's paths.
+fn subresources(sub: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let Some(scale) = present(sub, "scale") else {
+        return;
+    };
+    for (key, prefix, under) in [
+        (
+            "specReplicasPath",
+            ".spec.",
+            "should be a json path under .spec",
+        ),
+        (
+            "statusReplicasPath",
+            ".status.",
+            "should be a json path under .status",
+        ),
+    ] {
+        let path = text(scale, key);
+        let field = format!("{at}.scale.{key}");
+        if path.is_empty() {
+            errors.push(FieldError::required(field, ""));
+        } else if !simple_json_path(path, &field, errors) && !path.starts_with(prefix) {
+            errors.push(FieldError::invalid(
+                field,
+                FieldError::string_value(path),
+                under,
+            ));
+        }
+    }
+    let selector = text(scale, "labelSelectorPath");
+    if !selector.is_empty() {
+        let field = format!("{at}.scale.labelSelectorPath");
+        if !simple_json_path(selector, &field, errors)
+            && !selector.starts_with(".spec.")
+            && !selector.starts_with(".status.")
+        {
+            // A *string: Go syntax prints its address.
+            let value = BadValue::GoValue {
+                value: Value::String(selector.to_string()),
+                go_syntax: "(*string)(0x…)".to_string(),
+            };
+            errors.push(FieldError::invalid(
+                field,
+                value,
+                "should be a json path under either .spec or .status",
+            ));
+        }
+    }
+}
+
+/// `validateSimpleJSONPath`: whether it reported an error.
+fn simple_json_path(path: &str, at: &str, errors: &mut Vec<FieldError>) -> bool {
+    if !path.starts_with('.') {
+        errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(path),
+            "must be a simple json path starting with .",
+        ));
+        return true;
+    }
+    false
+}
+
+/// `ValidateCustomResourceColumnDefinition` for each column of `v` at `at[i]`.
+fn columns(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    for (i, col) in items(v.get("additionalPrinterColumns")).iter().enumerate() {
+        let at = indexed(at, i);
+        if text(col, "name").is_empty() {
+            errors.push(FieldError::required(join(&at, ".name"), ""));
+        }
+        let kind = text(col, "type");
+        let must = format!("must be one of {COLUMN_TYPES}");
+        if kind.is_empty() {
+            errors.push(FieldError::required(join(&at, ".type"), must));
+        } else if !COLUMN_TYPE_LIST.contains(&kind) {
+            errors.push(FieldError::invalid(
+                join(&at, ".type"),
+                FieldError::string_value(kind),
+                must,
+            ));
+        }
+        let format = text(col, "format");
+        if !format.is_empty() && !COLUMN_FORMAT_LIST.contains(&format) {
+            errors.push(FieldError::invalid(
+                join(&at, ".format"),
+                FieldError::string_value(format),
+                format!("must be one of {COLUMN_FORMATS}"),
+            ));
+        }
+        let path = text(col, "jsonPath");
+        let path_at = join(&at, ".JSONPath");
+        if path.is_empty() {
+            errors.push(FieldError::required(path_at, ""));
+        } else {
+            simple_json_path(path, &path_at, errors);
+        }
+    }
+}
+
+/// The conversion strategy against `preserveUnknownFields`, then
+/// `validateCustomResourceConversion` on the internal fields (`webhookClientConfig`,
+/// `conversionReviewVersions`, from v1's `conversion.webhook`).
+fn conversion(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
+    let default = Value::Null;
+    let conv = present(spec, "conversion").unwrap_or(&default);
+    let strategy = match text(conv, "strategy") {
+        "" if conv.is_null() => "None",
+        s => s,
+    };
+    if strategy != "None" && preserves_unknown(spec) {
+        errors.push(FieldError::invalid(
+            "spec.conversion.strategy",
+            FieldError::string_value(strategy),
+            "must be None if spec.preserveUnknownFields is true",
+        ));
+    }
+    enum_string("spec.conversion.strategy", strategy, STRATEGIES, errors);
+    let webhook = present(conv, "webhook");
+    let client = webhook.and_then(|h| present(h, "clientConfig"));
+    let reviews = webhook.map_or(&[][..], |h| items(h.get("conversionReviewVersions")));
+    if strategy == "Webhook" {
+        match client {
+            None => errors.push(FieldError::required(
+                "spec.conversion.webhookClientConfig",
+                "required when strategy is set to Webhook",
+            )),
+            Some(cc) => {
+                webhook_client::client_config(cc, "spec.conversion.webhookClientConfig", errors)
+            }
+        }
+        review_versions(w, reviews, errors);
+    } else {
+        if client.is_some() {
+            errors.push(FieldError::forbidden(
+                "spec.conversion.webhookClientConfig",
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+        if !reviews.is_empty() {
+            errors.push(FieldError::forbidden(
+                "spec.conversion.conversionReviewVersions",
+                "should not be set when strategy is not set to Webhook",
+            ));
+        }
+    }
+}
+
+/// `validateConversionReviewVersions`; a recognized version is required unless the stored
+/// object had none (`hasValidConversionReviewVersionOrEmpty`).
+fn review_versions(w: &Write, reviews: &[Value], errors: &mut Vec<FieldError>) {
+    let at = "spec.conversion.conversionReviewVersions";
+    if reviews.is_empty() {
+        errors.push(FieldError::required(at, ""));
+        return;
+    }
+    let mut seen = Vec::new();
+    let mut accepted = false;
+    for (i, v) in reviews.iter().enumerate() {
+        let v = v.as_str().unwrap_or("");
+        if seen.contains(&v) {
+            errors.push(FieldError::invalid(
+                indexed(at, i),
+                FieldError::string_value(v),
+                "duplicate version",
+            ));
+            continue;
+        }
+        seen.push(v);
+        for msg in formats::dns1035_label(v) {
+            errors.push(FieldError::invalid(
+                indexed(at, i),
+                FieldError::string_value(v),
+                msg,
+            ));
+        }
+        accepted |= REVIEW_VERSIONS.contains(&v);
+    }
+    let require = w.live.is_none_or(|old| {
+        let old_reviews = old
+            .get_path(&["spec", "conversion", "webhook", "conversionReviewVersions"])
+            .map_or(&[][..], |r| items(Some(r)));
+        old_reviews.is_empty()
+            || old_reviews
+                .iter()
+                .any(|r| REVIEW_VERSIONS.contains(&r.as_str().unwrap_or("")))
+    });
+    if require && !accepted {
+        let strings: Vec<&str> = reviews.iter().map(|v| v.as_str().unwrap_or("")).collect();
+        let quoted: Vec<String> = strings.iter().map(|s| go_quote(s)).collect();
+        let value = BadValue::GoValue {
+            value: Value::List(reviews.iter().cloned().collect()),
+            go_syntax: format!("[]string{{{}}}", quoted.join(", ")),
+        };
+        errors.push(FieldError::invalid(
+            at,
+            value,
+            format!(
+                "must include at least one of {}",
+                REVIEW_VERSIONS.join(", ")
+            ),
+        ));
+    }
+}
+
+fn preserves_unknown(spec: &Value) -> bool {
+    spec.get("preserveUnknownFields").and_then(Value::as_bool) == Some(true)
+}
+
+/// `validateCustomResourceDefinitionSpecUpdate`: scope and kind fixed once the stored object
+/// is Established, group and plural always.
+fn spec_update(spec: &Value, old_spec: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let established = items(old.get_path(&["status", "conditions"]))
+        .iter()
+        .any(|c| text(c, "type") == "Established" && text(c, "status") == "True");
+    let names = |s: &Value, key: &str| -> String {
+        text(s.get("names").unwrap_or(&Value::Null), key).to_string()
+    };
+    let mut immutable = |at: &str, new: String, old: String| {
+        if new != old {
+            errors.push(FieldError::invalid(
+                at,
+                FieldError::string_value(&new),
+                "field is immutable",
+            ));
+        }
+    };
+    if established {
+        immutable(
+            "spec.scope",
+            text(spec, "scope").into(),
+            text(old_spec, "scope").into(),
+        );
+        immutable(
+            "spec.names.kind",
+            names(spec, "kind"),
+            names(old_spec, "kind"),
+        );
+    }
+    immutable(
+        "spec.group",
+        text(spec, "group").into(),
+        text(old_spec, "group").into(),
+    );
+    immutable(
+        "spec.names.plural",
+        names(spec, "plural"),
+        names(old_spec, "plural"),
+    );
+}
+
+/// `ValidateCustomResourceDefinitionStoredVersions` on the status the strategy prepares: on
+/// create the first storage version; on update the stored object's list plus the new storage
+/// version.
+fn stored_versions(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
+    let versions = items(spec.get("versions"));
+    let mut stored: Vec<String> = w.live.map_or_else(Vec::new, |old| {
+        items(old.get_path(&["status", "storedVersions"]))
+            .iter()
+            .map(|v| v.as_str().unwrap_or("").to_string())
+            .collect()
+    });
+    if let Some(v) = versions
+        .iter()
+        .find(|v| v.get("storage").and_then(Value::as_bool) == Some(true))
+    {
+        let name = text(v, "name").to_string();
+        if !stored.contains(&name) {
+            stored.push(name);
+        }
+    }
+    let value = || {
+        let quoted: Vec<String> = stored.iter().map(|s| go_quote(s)).collect();
+        BadValue::GoValue {
+            value: if stored.is_empty() {
+                Value::Null
+            } else {
+                Value::List(stored.iter().map(|s| Value::String(s.clone())).collect())
+            },
+            go_syntax: if stored.is_empty() {
+                "[]string(nil)".to_string()
+            } else {
+                format!("[]string{{{}}}", quoted.join(", "))
+            },
+        }
+    };
+    let at = "status.storedVersions";
+    if stored.is_empty() {
+        errors.push(FieldError::invalid(
+            at,
+            value(),
+            "must have at least one stored version",
+        ));
+        return;
+    }
+    let mut remaining: Vec<(usize, &String)> = stored.iter().enumerate().collect();
+    for v in versions {
+        let name = text(v, "name");
+        let found = remaining.iter().position(|(_, s)| s.as_str() == name);
+        if v.get("storage").and_then(Value::as_bool) == Some(true) && found.is_none() {
+            errors.push(FieldError::invalid(
+                at,
+                value(),
+                format!("must have the storage version {name}"),
+            ));
+        }
+        if let Some(p) = found {
+            remaining.remove(p);
+        }
+    }
+    // Upstream ranges over a map; kssa reports in the list's order.
+    for (i, v) in remaining {
+        errors.push(FieldError::invalid(
+            indexed(at, i),
+            FieldError::string_value(v),
+            format!("missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {v} and removes {v} from status.storedVersions"),
+        ));
+    }
+}
+
+/// `validateAPIApproval`: groups under k8s.io and kubernetes.io need the approval annotation
+/// (unless the stored object's approval state is the same). An annotation that is neither a
+/// URL nor `unapproved…` is refused only when it has no `://` (Go's `ParseRequestURI` is not
+/// reproduced).
+fn api_approval(w: &Write, object: &Value, group: &str, errors: &mut Vec<FieldError>) {
+    let protected = group == "k8s.io"
+        || group.ends_with(".k8s.io")
+        || group == "kubernetes.io"
+        || group.ends_with(".kubernetes.io");
+    if !protected {
+        return;
+    }
+    let state = |o: &Value| -> (u8, String) {
+        let a = o
+            .get_path(&["metadata", "annotations", APPROVAL])
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let state = if a.is_empty() {
+            0
+        } else if a.starts_with("unapproved") || a.contains("://") {
+            1
+        } else {
+            2
+        };
+        (state, a)
+    };
+    let (new, annotation) = state(object);
+    if w.live.is_some_and(|old| state(old).0 == new) {
+        return;
+    }
+    let at = keyed("metadata.annotations", APPROVAL);
+    match new {
+        0 => errors.push(FieldError::required(
+            at,
+            format!("protected groups must have approval annotation {}, see https://github.com/kubernetes/enhancements/pull/1111", go_quote(APPROVAL)),
+        )),
+        2 => errors.push(FieldError::invalid(
+            at,
+            FieldError::string_value(&annotation),
+            format!("protected groups must have approval annotation {} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", go_quote(APPROVAL)),
+        )),
+        _ => {}
+    }
+}
+
+/// `validatePreserveUnknownFields`: v1 may not turn `spec.preserveUnknownFields` on.
+fn preserve_unknown_fields(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
+    if w.live
+        .is_some_and(|old| preserves_unknown(super::fields::spec(old)))
+    {
+        return;
+    }
+    if preserves_unknown(spec) {
+        errors.push(FieldError::invalid(
+            "spec.preserveUnknownFields",
+            BadValue::GoValue {
+                value: Value::Bool(true),
+                go_syntax: "(*bool)(0x…)".to_string(),
+            },
+            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::refusal;
+
+    const CRD: &str = r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+      "metadata":{"name":"widgets.example.com"},
+      "spec":{"group":"example.com","scope":"Namespaced",
+        "names":{"plural":"widgets","kind":"Widget"},
+        "versions":[{"name":"v1","served":true,"storage":true,
+          "schema":{"openAPIV3Schema":{"type":"object"}}}]}}"#;
+
+    #[test]
+    fn a_valid_definition_passes() {
+        assert_eq!(refusal(CRD, None, 37), None);
+        assert_eq!(refusal(CRD, Some(CRD), 30), None);
+    }
+
+    #[test]
+    fn webhook_conversion_needs_review_versions() {
+        let webhook = CRD.replace(
+            r#""scope""#,
+            r#""conversion":{"strategy":"Webhook","webhook":{"clientConfig":{"url":"https://conv.example.com/x"}}},"scope""#,
+        );
+        assert_eq!(
+            refusal(&webhook, None, 37).unwrap(),
+            "The CustomResourceDefinition \"widgets.example.com\" is invalid: spec.conversion.conversionReviewVersions: Required value"
+        );
+    }
+
+    #[test]
+    fn scale_paths_columns_and_approval() {
+        let scale = CRD.replace(
+            r#""served":true"#,
+            r#""served":true,"subresources":{"scale":{"specReplicasPath":".status.n","statusReplicasPath":"status.n"}},"additionalPrinterColumns":[{"name":"N","type":"integer"}]"#,
+        );
+        assert_eq!(
+            refusal(&scale, None, 37).unwrap(),
+            "The CustomResourceDefinition \"widgets.example.com\" is invalid: \n\
+             * spec.subresources.scale.specReplicasPath: Invalid value: \".status.n\": should be a json path under .spec\n\
+             * spec.subresources.scale.statusReplicasPath: Invalid value: \"status.n\": must be a simple json path starting with .\n\
+             * spec.additionalPrinterColumns[0].JSONPath: Required value"
+        );
+        let k8s = CRD.replace("example.com", "example.k8s.io");
+        assert_eq!(
+            refusal(&k8s, None, 37).unwrap(),
+            "The CustomResourceDefinition \"widgets.example.k8s.io\" is invalid: metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111"
+        );
+    }
+
+    #[test]
+    fn deprecation_warning_needs_deprecated() {
+        let warned = CRD.replace(
+            r#""served":true"#,
+            r#""served":true,"deprecationWarning":"old""#,
+        );
+        assert_eq!(
+            refusal(&warned, None, 37).unwrap(),
+            "The CustomResourceDefinition \"widgets.example.com\" is invalid: spec.versions[0].deprecationWarning: Invalid value: \"old\": can only be set for deprecated versions"
+        );
+    }
+}
