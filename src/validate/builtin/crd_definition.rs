@@ -13,34 +13,17 @@
 use super::super::formats;
 use super::super::goprint::go_quote;
 use super::super::{BadValue, FieldError, Write};
+use super::crd_columns::{columns, subresources};
+use super::crd_conversion::conversion;
+use super::crd_names::names;
 use super::crd_schema;
 use super::crd_versions::{versions_value, PerVersion};
 use super::fields::{items, present, spec, text};
-use super::webhook_client;
 use crate::validate::field::{indexed, join, keyed};
 use crate::value::Value;
 
 /// `ClusterScoped`, `NamespaceScoped`, in upstream's order.
 const SCOPES: &[&str] = &["Cluster", "Namespaced"];
-/// `NoneConverter`, `WebhookConverter`.
-const STRATEGIES: &[&str] = &["None", "Webhook"];
-/// `acceptedConversionReviewVersions`, sorted.
-const REVIEW_VERSIONS: &[&str] = &["v1", "v1beta1"];
-/// `printerColumnDatatypes`, sorted.
-const COLUMN_TYPES: &str = "boolean,date,integer,number,string";
-const COLUMN_TYPE_LIST: &[&str] = &["boolean", "date", "integer", "number", "string"];
-/// `customResourceColumnDefinitionFormats`, sorted.
-const COLUMN_FORMATS: &str = "byte,date,date-time,double,float,int32,int64,password";
-const COLUMN_FORMAT_LIST: &[&str] = &[
-    "byte",
-    "date",
-    "date-time",
-    "double",
-    "float",
-    "int32",
-    "int64",
-    "password",
-];
 /// `KubeAPIApprovedAnnotation`.
 const APPROVAL: &str = "api-approved.kubernetes.io";
 
@@ -241,7 +224,7 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
 }
 
 /// `validateEnumStrings` with `required`.
-fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut Vec<FieldError>) {
+pub(super) fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut Vec<FieldError>) {
     if value.is_empty() {
         errors.push(FieldError::required(at, ""));
     } else if !accepted.contains(&value) {
@@ -316,289 +299,7 @@ fn deprecation_warning(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateCustomResourceDefinitionNames` after the required names (v1 defaults `singular`
-/// and `listKind` from `kind`).
-fn names(names: &Value, errors: &mut Vec<FieldError>) {
-    let plural = text(names, "plural");
-    let kind = text(names, "kind");
-    let singular = match text(names, "singular") {
-        "" => kind.to_lowercase(),
-        s => s.to_string(),
-    };
-    let list_kind = match text(names, "listKind") {
-        "" if !kind.is_empty() => format!("{kind}List"),
-        s => s.to_string(),
-    };
-    for (field, value) in [
-        ("plural", plural),
-        ("singular", singular.as_str()),
-        ("kind", kind),
-        ("listKind", list_kind.as_str()),
-    ] {
-        if value.is_empty() {
-            errors.push(FieldError::required(join("spec.names.", field), ""));
-        }
-    }
-    let label = |at: &str, value: &str, lowered: bool, errors: &mut Vec<FieldError>| {
-        let msgs = formats::dns1035_label(&if lowered {
-            value.to_lowercase()
-        } else {
-            value.to_string()
-        });
-        if value.is_empty() || msgs.is_empty() {
-            return;
-        }
-        let prefix = if lowered {
-            "may have mixed case, but should otherwise match: "
-        } else {
-            ""
-        };
-        errors.push(FieldError::invalid(
-            at,
-            FieldError::string_value(value),
-            format!("{prefix}{}", msgs.join(",")),
-        ));
-    };
-    label("spec.names.plural", plural, false, errors);
-    label("spec.names.singular", &singular, false, errors);
-    label("spec.names.kind", kind, true, errors);
-    label("spec.names.listKind", &list_kind, true, errors);
-    for (i, short) in items(names.get("shortNames")).iter().enumerate() {
-        let short = short.as_str().unwrap_or("");
-        let msgs = formats::dns1035_label(short);
-        if !msgs.is_empty() {
-            errors.push(FieldError::invalid(
-                indexed("spec.names.shortNames", i),
-                FieldError::string_value(short),
-                msgs.join(","),
-            ));
-        }
-    }
-    if !kind.is_empty() && kind == list_kind {
-        errors.push(FieldError::invalid(
-            "spec.names.listKind",
-            FieldError::string_value(&list_kind),
-            "kind and listKind may not be the same",
-        ));
-    }
-    for (i, category) in items(names.get("categories")).iter().enumerate() {
-        let category = category.as_str().unwrap_or("");
-        let msgs = formats::dns1035_label(category);
-        if !msgs.is_empty() {
-            errors.push(FieldError::invalid(
-                indexed("spec.names.categories", i),
-                FieldError::string_value(category),
-                msgs.join(","),
-            ));
-        }
-    }
-}
-
-/// `ValidateCustomResourceDefinitionSubresources`: the scale subresource's paths.
-fn subresources(sub: &Value, at: &str, errors: &mut Vec<FieldError>) {
-    let Some(scale) = present(sub, "scale") else {
-        return;
-    };
-    for (key, prefix, under) in [
-        (
-            "specReplicasPath",
-            ".spec.",
-            "should be a json path under .spec",
-        ),
-        (
-            "statusReplicasPath",
-            ".status.",
-            "should be a json path under .status",
-        ),
-    ] {
-        let path = text(scale, key);
-        let field = format!("{at}.scale.{key}");
-        if path.is_empty() {
-            errors.push(FieldError::required(field, ""));
-        } else if !simple_json_path(path, &field, errors) && !path.starts_with(prefix) {
-            errors.push(FieldError::invalid(
-                field,
-                FieldError::string_value(path),
-                under,
-            ));
-        }
-    }
-    let selector = text(scale, "labelSelectorPath");
-    if !selector.is_empty() {
-        let field = format!("{at}.scale.labelSelectorPath");
-        if !simple_json_path(selector, &field, errors)
-            && !selector.starts_with(".spec.")
-            && !selector.starts_with(".status.")
-        {
-            // A *string: Go syntax prints its address.
-            let value = BadValue::GoValue {
-                value: Value::String(selector.to_string()),
-                go_syntax: "(*string)(0x…)".to_string(),
-            };
-            errors.push(FieldError::invalid(
-                field,
-                value,
-                "should be a json path under either .spec or .status",
-            ));
-        }
-    }
-}
-
-/// `validateSimpleJSONPath`: whether it reported an error.
-fn simple_json_path(path: &str, at: &str, errors: &mut Vec<FieldError>) -> bool {
-    if !path.starts_with('.') {
-        errors.push(FieldError::invalid(
-            at,
-            FieldError::string_value(path),
-            "must be a simple json path starting with .",
-        ));
-        return true;
-    }
-    false
-}
-
-/// `ValidateCustomResourceColumnDefinition` for each column of `v` at `at[i]`.
-fn columns(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
-    for (i, col) in items(v.get("additionalPrinterColumns")).iter().enumerate() {
-        let at = indexed(at, i);
-        if text(col, "name").is_empty() {
-            errors.push(FieldError::required(join(&at, ".name"), ""));
-        }
-        let kind = text(col, "type");
-        let must = format!("must be one of {COLUMN_TYPES}");
-        if kind.is_empty() {
-            errors.push(FieldError::required(join(&at, ".type"), must));
-        } else if !COLUMN_TYPE_LIST.contains(&kind) {
-            errors.push(FieldError::invalid(
-                join(&at, ".type"),
-                FieldError::string_value(kind),
-                must,
-            ));
-        }
-        let format = text(col, "format");
-        if !format.is_empty() && !COLUMN_FORMAT_LIST.contains(&format) {
-            errors.push(FieldError::invalid(
-                join(&at, ".format"),
-                FieldError::string_value(format),
-                format!("must be one of {COLUMN_FORMATS}"),
-            ));
-        }
-        let path = text(col, "jsonPath");
-        let path_at = join(&at, ".JSONPath");
-        if path.is_empty() {
-            errors.push(FieldError::required(path_at, ""));
-        } else {
-            simple_json_path(path, &path_at, errors);
-        }
-    }
-}
-
-/// The conversion strategy against `preserveUnknownFields`, then
-/// `validateCustomResourceConversion` on the internal fields (`webhookClientConfig`,
-/// `conversionReviewVersions`, from v1's `conversion.webhook`).
-fn conversion(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
-    let default = Value::Null;
-    let conv = present(spec, "conversion").unwrap_or(&default);
-    let strategy = match text(conv, "strategy") {
-        "" if conv.is_null() => "None",
-        s => s,
-    };
-    if strategy != "None" && preserves_unknown(spec) {
-        errors.push(FieldError::invalid(
-            "spec.conversion.strategy",
-            FieldError::string_value(strategy),
-            "must be None if spec.preserveUnknownFields is true",
-        ));
-    }
-    enum_string("spec.conversion.strategy", strategy, STRATEGIES, errors);
-    let webhook = present(conv, "webhook");
-    let client = webhook.and_then(|h| present(h, "clientConfig"));
-    let reviews = webhook.map_or(&[][..], |h| items(h.get("conversionReviewVersions")));
-    if strategy == "Webhook" {
-        match client {
-            None => errors.push(FieldError::required(
-                "spec.conversion.webhookClientConfig",
-                "required when strategy is set to Webhook",
-            )),
-            Some(cc) => {
-                webhook_client::client_config(cc, "spec.conversion.webhookClientConfig", errors)
-            }
-        }
-        review_versions(w, reviews, errors);
-    } else {
-        if client.is_some() {
-            errors.push(FieldError::forbidden(
-                "spec.conversion.webhookClientConfig",
-                "should not be set when strategy is not set to Webhook",
-            ));
-        }
-        if !reviews.is_empty() {
-            errors.push(FieldError::forbidden(
-                "spec.conversion.conversionReviewVersions",
-                "should not be set when strategy is not set to Webhook",
-            ));
-        }
-    }
-}
-
-/// `validateConversionReviewVersions`; a recognized version is required unless the stored
-/// object had none (`hasValidConversionReviewVersionOrEmpty`).
-fn review_versions(w: &Write, reviews: &[Value], errors: &mut Vec<FieldError>) {
-    let at = "spec.conversion.conversionReviewVersions";
-    if reviews.is_empty() {
-        errors.push(FieldError::required(at, ""));
-        return;
-    }
-    let mut seen = Vec::new();
-    let mut accepted = false;
-    for (i, v) in reviews.iter().enumerate() {
-        let v = v.as_str().unwrap_or("");
-        if seen.contains(&v) {
-            errors.push(FieldError::invalid(
-                indexed(at, i),
-                FieldError::string_value(v),
-                "duplicate version",
-            ));
-            continue;
-        }
-        seen.push(v);
-        for msg in formats::dns1035_label(v) {
-            errors.push(FieldError::invalid(
-                indexed(at, i),
-                FieldError::string_value(v),
-                msg,
-            ));
-        }
-        accepted |= REVIEW_VERSIONS.contains(&v);
-    }
-    let require = w.live.is_none_or(|old| {
-        let old_reviews = old
-            .get_path(&["spec", "conversion", "webhook", "conversionReviewVersions"])
-            .map_or(&[][..], |r| items(Some(r)));
-        old_reviews.is_empty()
-            || old_reviews
-                .iter()
-                .any(|r| REVIEW_VERSIONS.contains(&r.as_str().unwrap_or("")))
-    });
-    if require && !accepted {
-        let strings: Vec<&str> = reviews.iter().map(|v| v.as_str().unwrap_or("")).collect();
-        let quoted: Vec<String> = strings.iter().map(|s| go_quote(s)).collect();
-        let value = BadValue::GoValue {
-            value: Value::List(reviews.iter().cloned().collect()),
-            go_syntax: format!("[]string{{{}}}", quoted.join(", ")),
-        };
-        errors.push(FieldError::invalid(
-            at,
-            value,
-            format!(
-                "must include at least one of {}",
-                REVIEW_VERSIONS.join(", ")
-            ),
-        ));
-    }
-}
-
-fn preserves_unknown(spec: &Value) -> bool {
+pub(super) fn preserves_unknown(spec: &Value) -> bool {
     spec.get("preserveUnknownFields").and_then(Value::as_bool) == Some(true)
 }
 
