@@ -31,32 +31,7 @@ const NOTHING_TO_DO: &str = "validations or auditAnnotations must contain at lea
 pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let at = "spec";
-    if let Some(policy) = present(spec, "failurePolicy") {
-        let policy = policy.as_str().unwrap_or("");
-        if !FAILURE_POLICIES.contains(&policy) {
-            errors.push(FieldError::not_supported(
-                "spec.failurePolicy",
-                FieldError::string_value(policy),
-                FAILURE_POLICIES,
-            ));
-        }
-    }
-    if let Some(kind) = present(spec, "paramKind") {
-        param_kind(kind, "spec.paramKind", errors);
-    }
-    match present(spec, "matchConstraints") {
-        None => errors.push(FieldError::required("spec.matchConstraints", "")),
-        Some(mc) => {
-            match_resources(w, mc, "spec.matchConstraints", errors);
-            // At least one resource rule, for the type checker.
-            if items(mc.get("resourceRules")).is_empty() {
-                errors.push(FieldError::required(
-                    "spec.matchConstraints.resourceRules",
-                    "",
-                ));
-            }
-        }
-    }
+    policy_head(w, spec, &|_, _| {}, errors);
     if !unchanged_match_conditions(w, spec) {
         let conditions = items(spec.get("matchConditions"));
         match_conditions(w, conditions, "spec.matchConditions", errors);
@@ -321,6 +296,45 @@ fn annotations_value(list: &[Value]) -> BadValue {
             "[]admissionregistration.AuditAnnotation{{{}}}",
             go.join(", ")
         ),
+    }
+}
+
+/// What both admission policy kinds check first (`validateValidatingAdmissionPolicySpec`,
+/// `validateMutatingAdmissionPolicySpec`): `failurePolicy`, `paramKind`, and
+/// `matchConstraints` with at least one resource rule, then `constraints`, the kind's own
+/// rules on the match constraints.
+pub(super) fn policy_head(
+    w: &Write,
+    spec: &Value,
+    constraints: &dyn Fn(&Value, &mut Vec<FieldError>),
+    errors: &mut Vec<FieldError>,
+) {
+    if let Some(policy) = present(spec, "failurePolicy") {
+        let policy = policy.as_str().unwrap_or("");
+        if !FAILURE_POLICIES.contains(&policy) {
+            errors.push(FieldError::not_supported(
+                "spec.failurePolicy",
+                FieldError::string_value(policy),
+                FAILURE_POLICIES,
+            ));
+        }
+    }
+    if let Some(kind) = present(spec, "paramKind") {
+        param_kind(kind, "spec.paramKind", errors);
+    }
+    match present(spec, "matchConstraints") {
+        None => errors.push(FieldError::required("spec.matchConstraints", "")),
+        Some(mc) => {
+            match_resources(w, mc, "spec.matchConstraints", errors);
+            // At least one resource rule, for the type checker.
+            if items(mc.get("resourceRules")).is_empty() {
+                errors.push(FieldError::required(
+                    "spec.matchConstraints.resourceRules",
+                    "",
+                ));
+            }
+            constraints(mc, errors);
+        }
     }
 }
 

@@ -5,8 +5,8 @@
 //! where upstream shares them. The CEL expressions are not compiled (see the docs).
 
 use super::super::{FieldError, Write};
-use super::admission::{match_conditions, strings, FAILURE_POLICIES};
-use super::admission_policy::{param_kind, unchanged_match_conditions, variable};
+use super::admission::{match_conditions, strings};
+use super::admission_policy::{policy_head, unchanged_match_conditions, variable};
 use super::admission_policy_binding::{param_ref, policy_name};
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
@@ -25,32 +25,12 @@ const MUTATING_OPERATIONS: &[&str] = &["*", "CONNECT", "CREATE", "UPDATE"];
 /// `reinvocationPolicy` has no default.
 pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
-    if let Some(policy) = present(spec, "failurePolicy") {
-        let policy = policy.as_str().unwrap_or("");
-        if !FAILURE_POLICIES.contains(&policy) {
-            errors.push(FieldError::not_supported(
-                "spec.failurePolicy",
-                FieldError::string_value(policy),
-                FAILURE_POLICIES,
-            ));
-        }
-    }
-    if let Some(kind) = present(spec, "paramKind") {
-        param_kind(kind, "spec.paramKind", errors);
-    }
-    match present(spec, "matchConstraints") {
-        None => errors.push(FieldError::required("spec.matchConstraints", "")),
-        Some(mc) => {
-            match_resources(w, mc, "spec.matchConstraints", errors);
-            if items(mc.get("resourceRules")).is_empty() {
-                errors.push(FieldError::required(
-                    "spec.matchConstraints.resourceRules",
-                    "",
-                ));
-            }
-            mutating_operations(mc, "spec.matchConstraints", errors);
-        }
-    }
+    policy_head(
+        w,
+        spec,
+        &|mc, errors| mutating_operations(mc, "spec.matchConstraints", errors),
+        errors,
+    );
     // `ignoreMutatingAdmissionPolicyMatchConditions`: as for the validating policy.
     if !unchanged_match_conditions(w, spec) {
         let conditions = items(spec.get("matchConditions"));
