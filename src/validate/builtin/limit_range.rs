@@ -314,26 +314,14 @@ fn ratio_limit(ratio: &Amount, min: &Amount, max: &Amount) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::refusal;
+    use super::super::tests::refusal_causes;
 
     /// The causes of the refusal of a LimitRange with `limits`, worded for 1.`minor`.
     fn messages(limits: &str, minor: u8) -> Vec<String> {
         let object = format!(
             r#"{{"apiVersion":"v1","kind":"LimitRange","metadata":{{"name":"limits","namespace":"default"}},"spec":{{"limits":{limits}}}}}"#
         );
-        let Some(message) = refusal(&object, None, minor) else {
-            return Vec::new();
-        };
-        let causes: Vec<String> = message
-            .lines()
-            .skip(1)
-            .map(|l| l.trim_start_matches("* ").to_string())
-            .collect();
-        if causes.is_empty() {
-            vec![message.split_once("is invalid: ").unwrap().1.to_string()]
-        } else {
-            causes
-        }
+        refusal_causes(&object, None, minor)
     }
 
     #[test]

@@ -76,27 +76,14 @@ fn template_for_rc(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::refusal;
+    use super::super::tests::refusal_causes;
 
     /// The causes of the refusal of an RC with `spec`, worded for 1.`minor`.
     fn messages(spec: &str, minor: u8) -> Vec<String> {
         let object = format!(
             r#"{{"apiVersion":"v1","kind":"ReplicationController","metadata":{{"name":"nginx","namespace":"default"}},"spec":{spec}}}"#
         );
-        let Some(message) = refusal(&object, None, minor) else {
-            return Vec::new();
-        };
-        let causes: Vec<String> = message
-            .lines()
-            .skip(1)
-            .map(|l| l.trim_start_matches("* ").to_string())
-            .collect();
-        if causes.is_empty() {
-            let one = message.split_once("is invalid: ").unwrap().1;
-            vec![one.to_string()]
-        } else {
-            causes
-        }
+        refusal_causes(&object, None, minor)
     }
 
     const TEMPLATE: &str = r#"{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx"}]}}"#;

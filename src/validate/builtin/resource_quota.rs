@@ -322,7 +322,7 @@ fn quoted_selector(selector: &Value) -> BadValue {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::refusal;
+    use super::super::tests::refusal_causes;
 
     const QUOTA: &str = r#"{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"pods-high","namespace":"default"},"spec":SPEC}"#;
 
@@ -330,19 +330,7 @@ mod tests {
     fn messages(spec: &str, live: Option<&str>, minor: u8) -> Vec<String> {
         let object = QUOTA.replace("SPEC", spec);
         let live = live.map(|l| QUOTA.replace("SPEC", l));
-        let Some(message) = refusal(&object, live.as_deref(), minor) else {
-            return Vec::new();
-        };
-        let causes: Vec<String> = message
-            .lines()
-            .skip(1)
-            .map(|l| l.trim_start_matches("* ").to_string())
-            .collect();
-        if causes.is_empty() {
-            vec![message.split_once("is invalid: ").unwrap().1.to_string()]
-        } else {
-            causes
-        }
+        refusal_causes(&object, live.as_deref(), minor)
     }
 
     #[test]

@@ -30,6 +30,25 @@ pub(super) fn refusal(object: &str, live: Option<&str>, minor: u8) -> Option<Str
     message(object, live, minor, false)
 }
 
+/// The causes of [`refusal`], one per line of kubectl's message (the cause itself when there
+/// is one); none when the write is accepted.
+#[track_caller]
+pub(super) fn refusal_causes(object: &str, live: Option<&str>, minor: u8) -> Vec<String> {
+    let Some(message) = refusal(object, live, minor) else {
+        return Vec::new();
+    };
+    let causes: Vec<String> = message
+        .lines()
+        .skip(1)
+        .map(|l| l.trim_start_matches("* ").to_string())
+        .collect();
+    if causes.is_empty() {
+        vec![message.split_once("is invalid: ").unwrap().1.to_string()]
+    } else {
+        causes
+    }
+}
+
 /// [`refusal`] over a live object first defaulted as the server stored it.
 #[track_caller]
 pub(super) fn refusal_over_stored(object: &str, live: Option<&str>, minor: u8) -> Option<String> {
