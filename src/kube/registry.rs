@@ -8,7 +8,8 @@ use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, Loa
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
 use crate::validate::crd::SchemaNode;
 use crate::value::Value;
-use std::sync::{Arc, OnceLock};
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The schema and root type for one kind at one version.
 #[derive(Debug, Clone)]
@@ -26,7 +27,14 @@ pub struct ResolvedKind {
     pub versions: KindVersions,
     /// For a custom resource: its CRD version's schema as validation reads it.
     pub crd_validation: Option<Arc<SchemaNode>>,
+    /// The kind's version converter, built by the first object that needs it and shared by
+    /// every clone of this resolution (see [`super::convert::VersionConverter::for_kind`]).
+    pub(crate) converter: ConverterSlot,
 }
+
+/// Where the converter of one resolution is kept once built.
+pub(crate) type ConverterSlot =
+    Arc<OnceLock<Result<Arc<super::convert::VersionConverter>, SchemaError>>>;
 
 /// Which versions an object of a kind is served at, and how values convert between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +68,7 @@ impl ResolvedKind {
             versions: KindVersions::Single,
             kube_version: KubeVersion::default(),
             crd_validation: None,
+            converter: ConverterSlot::default(),
         }
     }
 
@@ -102,6 +111,25 @@ pub struct SchemaRegistry {
     added: Vec<LoadedSchemas>,
     use_builtin: bool,
     version: KubeVersion,
+    resolved: ResolveMemo,
+}
+
+/// The kinds a registry has resolved, by `apiVersion` and kind: a stream of thousands of
+/// objects of a few kinds resolves each kind (and builds its converter) once. A clone starts
+/// empty, as does a registry a document is added to.
+#[derive(Default)]
+struct ResolveMemo(Mutex<FxHashMap<String, FxHashMap<String, ResolvedKind>>>);
+
+impl Clone for ResolveMemo {
+    fn clone(&self) -> Self {
+        ResolveMemo::default()
+    }
+}
+
+impl std::fmt::Debug for ResolveMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ResolveMemo")
+    }
 }
 
 /// A built-in group's kind that the chosen Kubernetes version does not have, refused as
@@ -132,6 +160,7 @@ impl SchemaRegistry {
             added: Vec::new(),
             use_builtin: true,
             version,
+            resolved: ResolveMemo::default(),
         }
     }
 
@@ -141,6 +170,7 @@ impl SchemaRegistry {
             added: Vec::new(),
             use_builtin: false,
             version: KubeVersion::default(),
+            resolved: ResolveMemo::default(),
         }
     }
 
@@ -167,13 +197,26 @@ impl SchemaRegistry {
         let loaded = load_schema_document(doc)?;
         let kinds = loaded.kinds.clone();
         self.added.push(loaded);
+        self.resolved = ResolveMemo::default();
         Ok(kinds)
     }
 
     /// The schema for `kind` at `api_version`; the deduced schema when nothing describes it.
     pub fn resolve(&self, api_version: &str, kind: &str) -> Result<ResolvedKind, SchemaError> {
+        let memo = || self.resolved.0.lock().unwrap_or_else(|p| p.into_inner());
+        let known = memo()
+            .get(api_version)
+            .and_then(|kinds| kinds.get(kind))
+            .cloned();
+        if let Some(known) = known {
+            return Ok(known);
+        }
         let mut resolved = self.resolve_any(api_version, kind)?;
         resolved.kube_version = self.version;
+        memo()
+            .entry(api_version.to_string())
+            .or_default()
+            .insert(kind.to_string(), resolved.clone());
         Ok(resolved)
     }
 
@@ -235,6 +278,7 @@ impl SchemaRegistry {
                     kube_version: self.version,
                     versions,
                     crd_validation,
+                    converter: ConverterSlot::default(),
                 });
             }
             if loaded.kinds.is_empty() {
@@ -252,6 +296,7 @@ impl SchemaRegistry {
                             kube_version: self.version,
                             versions: KindVersions::Single,
                             crd_validation: None,
+                            converter: ConverterSlot::default(),
                         });
                     }
                 }
@@ -271,6 +316,7 @@ impl SchemaRegistry {
                     kube_version: self.version,
                     versions: KindVersions::Builtin,
                     crd_validation: None,
+                    converter: ConverterSlot::default(),
                 });
             }
         }
@@ -329,5 +375,45 @@ mod tests {
             r.deduced_notice().unwrap(),
             "no schema for stable.example.com/v1, Kind=CronTab: using the deduced schema (maps granular, lists atomic)"
         );
+    }
+}
+
+#[cfg(test)]
+mod memo_tests {
+    use super::*;
+    use crate::kube::convert::VersionConverter;
+    use crate::value::from_json_str;
+
+    #[test]
+    fn a_kind_resolves_once_and_shares_its_converter() {
+        let r = SchemaRegistry::new();
+        let a = r.resolve("apps/v1", "Deployment").unwrap();
+        let b = r.resolve("apps/v1", "Deployment").unwrap();
+        let (ca, cb) = (
+            VersionConverter::for_kind(&a).unwrap(),
+            VersionConverter::for_kind(&b).unwrap(),
+        );
+        assert!(Arc::ptr_eq(&ca, &cb));
+        // Another version's registry resolves afresh.
+        let older = r.with_version(KubeVersion::new(30).unwrap());
+        let c = older.resolve("apps/v1", "Deployment").unwrap();
+        assert_eq!(c.kube_version, KubeVersion::new(30).unwrap());
+    }
+
+    #[test]
+    fn an_added_document_replaces_what_was_resolved_before() {
+        let mut r = SchemaRegistry::new();
+        assert!(r.resolve("example.com/v1", "Widget").unwrap().deduced);
+        let crd = from_json_str(
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{"name":"widgets.example.com"},
+            "spec":{"group":"example.com","scope":"Namespaced",
+              "names":{"plural":"widgets","singular":"widget","kind":"Widget","listKind":"WidgetList"},
+              "versions":[{"name":"v1","served":true,"storage":true,
+                "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}"#,
+        )
+        .unwrap();
+        r.add_document(&crd).unwrap();
+        assert!(!r.resolve("example.com/v1", "Widget").unwrap().deduced);
     }
 }

@@ -39,6 +39,7 @@ use crate::typed::Typed;
 use crate::validate::{self, FieldValidation, StatusError};
 use crate::value::{Map, Value};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 pub use super::state::{ANCIENT_CHANGES_MANAGER, MAX_UPDATE_MANAGERS};
 /// The entry an object's untracked fields are given on its first apply.
@@ -308,7 +309,7 @@ struct Context<'a> {
     req: &'a WriteRequest<'a>,
     now: Time,
     api_version: String,
-    converter: VersionConverter,
+    converter: Arc<VersionConverter>,
     reset: Set,
     /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
     /// update, only `status` on a create.
@@ -321,7 +322,7 @@ impl<'a> Context<'a> {
         req: &'a WriteRequest<'a>,
         now: Time,
         creating: bool,
-        converter: VersionConverter,
+        converter: Arc<VersionConverter>,
     ) -> Context<'a> {
         let reset = if req.reset_fields {
             reset::reset_fields(kind, req.subresource)
@@ -355,7 +356,7 @@ impl<'a> Context<'a> {
     }
 
     fn updater(&self) -> Updater<'_> {
-        let mut u = Updater::new(self.converter.schema(), &self.converter);
+        let mut u = Updater::new(self.converter.schema(), &*self.converter);
         u.deduced = self.kind.deduced;
         u.normalize_unions = self.req.normalize_unions;
         // Every apply's configuration is validated first (`apply_once`).

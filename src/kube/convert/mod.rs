@@ -93,8 +93,13 @@ pub struct VersionConverter {
 
 impl VersionConverter {
     /// The converter for objects of `kind`, for a server of the kind's Kubernetes version.
-    pub fn for_kind(kind: &ResolvedKind) -> Result<VersionConverter, SchemaError> {
-        VersionConverter::for_release(kind, Minor::of(kind.kube_version))
+    /// Built once per resolution and shared by its clones.
+    pub fn for_kind(kind: &ResolvedKind) -> Result<Arc<VersionConverter>, SchemaError> {
+        kind.converter
+            .get_or_init(|| {
+                VersionConverter::for_release(kind, Minor::of(kind.kube_version)).map(Arc::new)
+            })
+            .clone()
     }
 
     /// The converter for objects of `kind` on a server of `release`. The kind's own version is

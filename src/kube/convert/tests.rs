@@ -6,7 +6,7 @@ fn json(text: &str) -> Value {
     from_json_str(text).unwrap()
 }
 
-fn converter(api_version: &str, kind: &str) -> VersionConverter {
+fn converter(api_version: &str, kind: &str) -> std::sync::Arc<VersionConverter> {
     let k = SchemaRegistry::new().resolve(api_version, kind).unwrap();
     VersionConverter::for_kind(&k).unwrap()
 }
