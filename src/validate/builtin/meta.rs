@@ -22,11 +22,14 @@ pub enum NameRule {
 
 /// Name rules of the built-in kinds that are not DNS subdomains (pkg/apis/*/validation:
 /// `ValidateNamespaceName`, `ValidateServiceName`, `ValidateStatefulSetName`, the RBAC
-/// `ValidateRBACName`). Every other built-in kind and every custom resource uses
+/// `ValidateRBACName`, the generic store's for core/v1 Events). Every other built-in kind and every custom resource uses
 /// [`NameRule::Subdomain`].
 pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
     ("", "Namespace", NameRule::Label),
     ("", "Service", NameRule::Dns1035Label),
+    // core/v1 Events: no name rule of their own, the generic store's path segment
+    // (`rest.BeforeCreate`); `events.k8s.io` ones are DNS subdomains (`ValidateEventCreate`).
+    ("", "Event", NameRule::PathSegment),
     ("apps", "StatefulSet", NameRule::Label),
     ("rbac.authorization.k8s.io", "Role", NameRule::PathSegment),
     (

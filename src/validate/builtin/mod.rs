@@ -25,6 +25,7 @@ mod dns;
 mod endpoint_slice;
 mod endpoints;
 mod env;
+mod event;
 mod failure_policy;
 mod fields;
 mod host_ports;
@@ -32,19 +33,23 @@ mod hpa_metrics;
 mod hugepages;
 mod image_volume;
 mod job_selector;
+mod lease;
 mod legacy_volumes;
 mod limit_range;
 mod match_resources;
 pub(crate) mod meta;
 mod mounts;
 mod mutating_admission_policy;
+mod namespace;
 mod netaddr;
 mod network_policy;
 mod networking;
+mod node;
 mod pod;
 mod pod_misc;
 mod pod_os;
 mod pod_resources;
+mod pod_template;
 mod pod_update;
 mod policy;
 mod priority_class;
@@ -61,6 +66,7 @@ mod resource_claims;
 mod resource_quota;
 mod resources;
 mod restart_rules;
+mod runtime_class;
 pub(crate) mod scale;
 mod scheduling;
 mod security_context;
@@ -109,6 +115,13 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ),
     ("", "ResourceQuota", resource_quota::resource_quota),
     ("", "LimitRange", limit_range::limit_range),
+    ("", "Namespace", namespace::namespace),
+    ("", "PodTemplate", pod_template::pod_template),
+    ("", "Node", node::node),
+    ("", "Event", event::event),
+    ("events.k8s.io", "Event", event::event),
+    ("coordination.k8s.io", "Lease", lease::lease),
+    ("node.k8s.io", "RuntimeClass", runtime_class::runtime_class),
     ("", "Endpoints", endpoints::endpoints),
     (
         "discovery.k8s.io",

@@ -10,7 +10,7 @@ use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
 /// `core.TaintEffect` values in the server's order.
-const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
+pub(super) const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 const OPERATORS: &[&str] = &["Equal", "Exists"];
 
 /// `ValidateTolerations` at `path` (`spec.tolerations`).
