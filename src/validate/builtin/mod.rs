@@ -29,6 +29,7 @@ mod endpoints;
 mod env;
 mod failure_policy;
 mod fields;
+mod flow_schema;
 mod host_ports;
 mod hpa_metrics;
 mod hugepages;
@@ -50,6 +51,7 @@ mod pod_resources;
 mod pod_update;
 mod policy;
 mod priority_class;
+mod priority_level;
 mod probe;
 mod projected;
 mod pv;
@@ -208,6 +210,16 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "admissionregistration.k8s.io",
         "MutatingAdmissionPolicyBinding",
         mutating_admission_policy::mutating_admission_policy_binding,
+    ),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "FlowSchema",
+        flow_schema::flow_schema,
+    ),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "PriorityLevelConfiguration",
+        priority_level::priority_level_configuration,
     ),
     (
         "certificates.k8s.io",
