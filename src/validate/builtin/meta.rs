@@ -47,6 +47,13 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
         "ClusterRoleBinding",
         NameRule::PathSegment,
     ),
+    // kube-aggregator `ValidateAPIService`: a path segment, then `version.group`
+    // (builtin/api_service.rs).
+    (
+        "apiregistration.k8s.io",
+        "APIService",
+        NameRule::PathSegment,
+    ),
 ];
 
 /// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).

@@ -9,8 +9,10 @@ mod admission;
 mod admission_policy;
 mod admission_policy_binding;
 mod affinity;
+mod api_service;
 mod autoscaling;
 mod batch;
+mod certificates;
 mod claim_template;
 mod core;
 mod crd_columns;
@@ -28,6 +30,7 @@ mod env;
 mod event;
 mod failure_policy;
 mod fields;
+mod flow_schema;
 mod host_ports;
 mod hpa_metrics;
 mod hugepages;
@@ -53,6 +56,7 @@ mod pod_template;
 mod pod_update;
 mod policy;
 mod priority_class;
+mod priority_level;
 mod probe;
 mod projected;
 mod pv;
@@ -76,6 +80,8 @@ mod service_ip;
 mod service_lb;
 mod service_update;
 mod storage;
+mod storage_attachment;
+mod storage_capacity;
 mod strategy;
 mod success_policy;
 mod sysctl;
@@ -168,6 +174,22 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("storage.k8s.io", "StorageClass", storage::storage_class),
     ("storage.k8s.io", "CSIDriver", storage::csi_driver),
     (
+        "storage.k8s.io",
+        "VolumeAttachment",
+        storage_attachment::volume_attachment,
+    ),
+    ("storage.k8s.io", "CSINode", storage_attachment::csi_node),
+    (
+        "storage.k8s.io",
+        "CSIStorageCapacity",
+        storage_capacity::csi_storage_capacity,
+    ),
+    (
+        "storage.k8s.io",
+        "VolumeAttributesClass",
+        storage_capacity::volume_attributes_class,
+    ),
+    (
         "scheduling.k8s.io",
         "PriorityClass",
         priority_class::priority_class,
@@ -201,6 +223,26 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "admissionregistration.k8s.io",
         "MutatingAdmissionPolicyBinding",
         mutating_admission_policy::mutating_admission_policy_binding,
+    ),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "FlowSchema",
+        flow_schema::flow_schema,
+    ),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "PriorityLevelConfiguration",
+        priority_level::priority_level_configuration,
+    ),
+    (
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        certificates::certificate_signing_request,
+    ),
+    (
+        "apiregistration.k8s.io",
+        "APIService",
+        api_service::api_service,
     ),
     (
         "apiextensions.k8s.io",

@@ -105,7 +105,7 @@ fn storage_class_update(new: &Value, old: &Value, errors: &mut Vec<FieldError>) 
 }
 
 /// `validateParameters` (empty maps allowed): at most 512 entries, no empty key, 256 KiB.
-fn parameters(w: &Write, params: Option<&Value>, errors: &mut Vec<FieldError>) {
+pub(super) fn parameters(w: &Write, params: Option<&Value>, errors: &mut Vec<FieldError>) {
     let Some(params) = params.and_then(Value::as_map) else {
         return;
     };

@@ -110,7 +110,12 @@ fn bundle_name(name: &str) -> Vec<String> {
 
 /// `ValidateSignerName`: `<domain>/<path>`, the domain dot-separated DNS labels (at least two)
 /// of at most 253 bytes, the path dot-separated DNS subdomains, 571 bytes in all.
-fn signer_name(signer: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+pub(super) fn signer_name(
+    signer: &str,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     if signer.is_empty() {
         errors.push(FieldError::required(at, ""));
         return;

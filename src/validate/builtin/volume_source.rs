@@ -338,17 +338,25 @@ pub(super) fn csi_driver_name(
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
-    let driver = text(v, "driver");
-    let driver_at = join(at, ".driver");
+    driver_name(text(v, "driver"), &join(at, ".driver"), version, errors);
+}
+
+/// `ValidateCSIDriverName`: required, at most 63 bytes, a DNS subdomain once lowercased.
+pub(super) fn driver_name(
+    driver: &str,
+    at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     if driver.is_empty() {
-        errors.push(FieldError::required(&driver_at, ""));
+        errors.push(FieldError::required(at, ""));
     }
     if driver.len() > 63 {
-        errors.push(FieldError::too_long(&driver_at, 63, version));
+        errors.push(FieldError::too_long(at, 63, version));
     }
     for msg in formats::dns1123_subdomain(&driver.to_lowercase()) {
         errors.push(FieldError::invalid(
-            &driver_at,
+            at,
             FieldError::string_value(driver),
             msg,
         ));

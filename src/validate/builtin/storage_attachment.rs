@@ -1,0 +1,375 @@
+//! VolumeAttachments and CSINodes, as k8s.io/kubernetes pkg/apis/storage/validation checks them
+//! (`ValidateVolumeAttachment`, `ValidateVolumeAttachmentV1`, `ValidateVolumeAttachmentUpdate`,
+//! `ValidateCSINode`, `ValidateCSINodeUpdate`) through their registry strategies
+//! (pkg/registry/storage/volumeattachment/strategy.go, csinode/strategy.go).
+
+use super::super::goprint::go_quote;
+use super::super::{formats, BadValue, FieldError, Write};
+use super::affinity::label_name;
+use super::fields::{items, present, spec, text};
+use super::volume_source::driver_name;
+use crate::kube::VersionRange;
+use crate::validate::field::{indexed, join};
+use crate::value::{Map, Value};
+use std::collections::HashSet;
+
+/// `csiNodeIDLongerMaxLength`: the strategy passes `AllowLongNodeID` (1.30–).
+const NODE_ID_MAX: usize = 256;
+
+/// MutableCSINodeAllocatableCount (beta and on by default from 1.34): a driver's `allocatable`
+/// may change on update.
+const MUTABLE_ALLOCATABLE: VersionRange = VersionRange::since(34);
+
+/// The VolumeAttachment strategy's `Validate` (`ValidateVolumeAttachment`, then for new v1
+/// objects `ValidateVolumeAttachmentV1`) and `ValidateUpdate` (`ValidateVolumeAttachment` and
+/// the read-only spec). `status` is cleared on create and kept on update by the strategy, so it
+/// is not checked.
+pub fn volume_attachment(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let spec = spec(object);
+    // validateVolumeAttachmentSpec: attacher required, exactly one source, the node name.
+    let attacher = text(spec, "attacher");
+    if attacher.is_empty() {
+        errors.push(FieldError::required("spec.attacher", ""));
+    }
+    let source = present(spec, "source").unwrap_or(&Value::Null);
+    let pv_name = present(source, "persistentVolumeName").and_then(Value::as_str);
+    let inline = present(source, "inlineVolumeSpec");
+    const ONE_SOURCE: &str =
+        "must specify exactly one of inlineVolumeSpec and persistentVolumeName";
+    match (pv_name, inline) {
+        (None, None) => errors.push(FieldError::required("spec.source", ONE_SOURCE)),
+        (Some(_), Some(_)) => errors.push(FieldError::forbidden("spec.source", ONE_SOURCE)),
+        (Some(""), None) => errors.push(FieldError::required(
+            "spec.source.persistentVolumeName",
+            "must specify non empty persistentVolumeName",
+        )),
+        // The inline PersistentVolumeSpec is not validated here (see docs/validation.md).
+        _ => {}
+    }
+    let node = text(spec, "nodeName");
+    for msg in formats::dns1123_subdomain(node) {
+        errors.push(FieldError::invalid(
+            "spec.nodeName",
+            FieldError::string_value(node),
+            msg,
+        ));
+    }
+    let Some(old) = w.live else {
+        // ValidateVolumeAttachmentV1, on create only.
+        driver_name(attacher, "spec.attacher", w.version(), errors);
+        if let Some(pv) = pv_name {
+            for msg in formats::dns1123_subdomain(pv) {
+                errors.push(FieldError::invalid(
+                    "spec.source.persistentVolumeName",
+                    FieldError::string_value(pv),
+                    msg,
+                ));
+            }
+        }
+        return;
+    };
+    let old_spec = self::spec(old);
+    let same = text(old_spec, "attacher") == attacher
+        && text(old_spec, "nodeName") == node
+        && old_spec
+            .get("source")
+            .and_then(|s| present(s, "persistentVolumeName"))
+            == present(source, "persistentVolumeName")
+        && old_spec
+            .get("source")
+            .and_then(|s| present(s, "inlineVolumeSpec"))
+            == inline;
+    if !same {
+        errors.push(FieldError::invalid(
+            "spec",
+            attachment_spec_value(attacher, pv_name, inline, node),
+            "field is immutable",
+        ));
+    }
+}
+
+/// The internal `storage.VolumeAttachmentSpec` as the server quotes it: Go syntax with pointer
+/// addresses before 1.34, JSON with Go's field names after (the inline volume spec as written).
+fn attachment_spec_value(
+    attacher: &str,
+    pv: Option<&str>,
+    inline: Option<&Value>,
+    node: &str,
+) -> BadValue {
+    let mut source = Map::default();
+    source.insert(
+        "PersistentVolumeName".into(),
+        pv.map_or(Value::Null, Value::from),
+    );
+    source.insert(
+        "InlineVolumeSpec".into(),
+        inline.cloned().unwrap_or(Value::Null),
+    );
+    let mut value = Map::default();
+    value.insert("Attacher".into(), Value::from(attacher));
+    value.insert("Source".into(), Value::Map(source));
+    value.insert("NodeName".into(), Value::from(node));
+    let ptr = |set: bool, ty: &str| format!("({ty})({})", if set { "0x…" } else { "nil" });
+    let go_syntax = format!(
+        "storage.VolumeAttachmentSpec{{Attacher:{}, Source:storage.VolumeAttachmentSource{{PersistentVolumeName:{}, InlineVolumeSpec:{}}}, NodeName:{}}}",
+        go_quote(attacher),
+        ptr(pv.is_some(), "*string"),
+        ptr(inline.is_some(), "*core.PersistentVolumeSpec"),
+        go_quote(node)
+    );
+    BadValue::GoValue {
+        value: Value::Map(value),
+        go_syntax,
+    }
+}
+
+/// `ValidateCSINode` (the drivers), then on update `ValidateCSINodeUpdate`: a driver listed
+/// before keeps its fields (`allocatable` may change from 1.34).
+pub fn csi_node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let drivers = items(spec(object).get("drivers"));
+    let mut names = HashSet::new();
+    for (i, driver) in drivers.iter().enumerate() {
+        csi_node_driver(w, driver, &indexed("spec.drivers", i), &mut names, errors);
+    }
+    let Some(old) = w.live else {
+        return;
+    };
+    let mutable_allocatable = MUTABLE_ALLOCATABLE.contains(w.version());
+    for old_driver in items(spec(old).get("drivers")) {
+        for new_driver in drivers {
+            if text(old_driver, "name") != text(new_driver, "name") {
+                continue;
+            }
+            let view = |d: &Value| {
+                let allocatable = if mutable_allocatable {
+                    None
+                } else {
+                    present(d, "allocatable").cloned()
+                };
+                (
+                    text(d, "nodeID").to_string(),
+                    items(d.get("topologyKeys")).to_vec(),
+                    allocatable,
+                )
+            };
+            if view(old_driver) != view(new_driver) {
+                errors.push(FieldError::invalid(
+                    "spec.drivers",
+                    driver_value(new_driver, mutable_allocatable),
+                    "field is immutable",
+                ));
+            }
+        }
+    }
+}
+
+/// `validateCSINodeDriver`: the name as a CSI driver name, unique; the node ID; the
+/// allocatable count; the topology keys (each reported at the driver).
+fn csi_node_driver<'v>(
+    w: &Write,
+    driver: &'v Value,
+    at: &str,
+    names: &mut HashSet<&'v str>,
+    errors: &mut Vec<FieldError>,
+) {
+    driver_name(
+        text(driver, "name"),
+        &join(at, ".name"),
+        w.version(),
+        errors,
+    );
+    let node_id = text(driver, "nodeID");
+    let id_at = join(at, ".nodeID");
+    if node_id.is_empty() {
+        errors.push(FieldError::required(&id_at, ""));
+    }
+    if node_id.len() > NODE_ID_MAX {
+        errors.push(FieldError::invalid(
+            &id_at,
+            FieldError::string_value(node_id),
+            format!("must be {NODE_ID_MAX} characters or less"),
+        ));
+    }
+    let count = present(driver, "allocatable").and_then(|a| present(a, "count"));
+    if let Some(n) = count.and_then(Value::as_i64).filter(|n| *n < 0) {
+        errors.push(FieldError::invalid(
+            join(at, ".allocatable.count"),
+            BadValue::Value(Value::Int(n)),
+            "must be greater than or equal to 0",
+        ));
+    }
+    let name = text(driver, "name");
+    if !names.insert(name) {
+        errors.push(FieldError::duplicate(
+            join(at, ".name"),
+            FieldError::string_value(name),
+        ));
+    }
+    let mut keys = HashSet::new();
+    for key in items(driver.get("topologyKeys")) {
+        let key = key.as_str().unwrap_or("");
+        if key.is_empty() {
+            errors.push(FieldError::required(at, ""));
+        }
+        if !keys.insert(key) {
+            errors.push(FieldError::duplicate(at, FieldError::string_value(key)));
+        }
+        label_name(key, at, w.version(), errors);
+    }
+}
+
+/// The internal `storage.CSINodeDriver` the immutability error quotes (`allocatable` cleared
+/// from 1.34, where the server compares copies without it).
+fn driver_value(driver: &Value, mutable_allocatable: bool) -> BadValue {
+    let keys = items(driver.get("topologyKeys"));
+    let allocatable = if mutable_allocatable {
+        None
+    } else {
+        present(driver, "allocatable")
+    };
+    let mut value = Map::default();
+    value.insert("Name".into(), Value::from(text(driver, "name")));
+    value.insert("NodeID".into(), Value::from(text(driver, "nodeID")));
+    value.insert(
+        "TopologyKeys".into(),
+        if keys.is_empty() && driver.get("topologyKeys").is_none() {
+            Value::Null
+        } else {
+            Value::List(keys.iter().cloned().collect())
+        },
+    );
+    value.insert(
+        "Allocatable".into(),
+        allocatable.map_or(Value::Null, |a| {
+            let mut m = Map::default();
+            m.insert(
+                "Count".into(),
+                present(a, "count").cloned().unwrap_or(Value::Null),
+            );
+            Value::Map(m)
+        }),
+    );
+    let quoted: Vec<String> = keys
+        .iter()
+        .map(|k| go_quote(k.as_str().unwrap_or("")))
+        .collect();
+    let keys_go = if driver.get("topologyKeys").is_none() {
+        "[]string(nil)".to_string()
+    } else {
+        format!("[]string{{{}}}", quoted.join(", "))
+    };
+    let go_syntax = format!(
+        "storage.CSINodeDriver{{Name:{}, NodeID:{}, TopologyKeys:{keys_go}, Allocatable:(*storage.VolumeNodeResources)({})}}",
+        go_quote(text(driver, "name")),
+        go_quote(text(driver, "nodeID")),
+        if allocatable.is_some() { "0x…" } else { "nil" }
+    );
+    BadValue::GoValue {
+        value: Value::Map(value),
+        go_syntax,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{refusal, refusal_causes};
+
+    const ATTACHMENT: &str = r#"{"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment",
+      "metadata":{"name":"csi-123"},
+      "spec":{"attacher":"ebs.csi.aws.com","nodeName":"node-1","source":{"persistentVolumeName":"pv-1"}}}"#;
+
+    #[test]
+    fn a_valid_attachment_passes() {
+        assert_eq!(refusal(ATTACHMENT, None, 37), None);
+        assert_eq!(refusal(ATTACHMENT, Some(ATTACHMENT), 30), None);
+    }
+
+    #[test]
+    fn attachment_create_rules() {
+        let bad = ATTACHMENT
+            .replace(r#""attacher":"ebs.csi.aws.com""#, r#""attacher":"""#)
+            .replace(r#""persistentVolumeName":"pv-1""#, "")
+            .replace("node-1", "Node_1");
+        assert_eq!(
+            refusal_causes(&bad, None, 37),
+            [
+                "spec.attacher: Required value",
+                "spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName",
+                "spec.nodeName: Invalid value: \"Node_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "spec.attacher: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            ]
+        );
+        let both = ATTACHMENT.replace(
+            r#""persistentVolumeName":"pv-1""#,
+            r#""persistentVolumeName":"","inlineVolumeSpec":{}"#,
+        );
+        assert_eq!(
+            refusal_causes(&both, None, 37)[0],
+            "spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName"
+        );
+    }
+
+    #[test]
+    fn attachment_spec_is_read_only() {
+        let moved = ATTACHMENT.replace("node-1", "node-2");
+        assert_eq!(
+            refusal(&moved, Some(ATTACHMENT), 33).unwrap(),
+            "The VolumeAttachment \"csi-123\" is invalid: spec: Invalid value: storage.VolumeAttachmentSpec{Attacher:\"ebs.csi.aws.com\", Source:storage.VolumeAttachmentSource{PersistentVolumeName:(*string)(0x…), InlineVolumeSpec:(*core.PersistentVolumeSpec)(nil)}, NodeName:\"node-2\"}: field is immutable"
+        );
+        assert_eq!(
+            refusal(&moved, Some(ATTACHMENT), 34).unwrap(),
+            "The VolumeAttachment \"csi-123\" is invalid: spec: Invalid value: {\"Attacher\":\"ebs.csi.aws.com\",\"Source\":{\"PersistentVolumeName\":\"pv-1\",\"InlineVolumeSpec\":null},\"NodeName\":\"node-2\"}: field is immutable"
+        );
+    }
+
+    const NODE: &str = r#"{"apiVersion":"storage.k8s.io/v1","kind":"CSINode",
+      "metadata":{"name":"node-1"},
+      "spec":{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"i-0123","topologyKeys":["topology.ebs.csi.aws.com/zone"],"allocatable":{"count":25}}]}}"#;
+
+    #[test]
+    fn csi_node_rules() {
+        assert_eq!(refusal(NODE, None, 37), None);
+        let bad = NODE
+            .replace(r#""nodeID":"i-0123""#, r#""nodeID":"""#)
+            .replace(r#""count":25"#, r#""count":-1"#)
+            .replace(
+                r#"["topology.ebs.csi.aws.com/zone"]"#,
+                r#"["zone","zone","","a/b/c"]"#,
+            );
+        assert_eq!(
+            refusal_causes(&bad, None, 34),
+            [
+                "spec.drivers[0].nodeID: Required value",
+                "spec.drivers[0].allocatable.count: Invalid value: -1: must be greater than or equal to 0",
+                "spec.drivers[0]: Duplicate value: \"zone\"",
+                "spec.drivers[0]: Required value",
+                "spec.drivers[0]: Invalid value: \"\": name part must be non-empty",
+                "spec.drivers[0]: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "spec.drivers[0]: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+            ]
+        );
+        let twice = NODE.replace(
+            r#"{"drivers":[{"#,
+            r#"{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"x"},{"#,
+        );
+        assert_eq!(
+            refusal_causes(&twice, None, 37),
+            ["spec.drivers[1].name: Duplicate value: \"ebs.csi.aws.com\""]
+        );
+    }
+
+    #[test]
+    fn csi_node_drivers_keep_their_fields() {
+        let moved = NODE.replace("i-0123", "i-0456");
+        assert_eq!(
+            refusal(&moved, Some(NODE), 34).unwrap(),
+            "The CSINode \"node-1\" is invalid: spec.drivers: Invalid value: {\"Name\":\"ebs.csi.aws.com\",\"NodeID\":\"i-0456\",\"TopologyKeys\":[\"topology.ebs.csi.aws.com/zone\"],\"Allocatable\":null}: field is immutable"
+        );
+        let recount = NODE.replace(r#""count":25"#, r#""count":30"#);
+        assert_eq!(refusal(&recount, Some(NODE), 34), None);
+        assert_eq!(
+            refusal(&recount, Some(NODE), 33).unwrap(),
+            "The CSINode \"node-1\" is invalid: spec.drivers: Invalid value: storage.CSINodeDriver{Name:\"ebs.csi.aws.com\", NodeID:\"i-0123\", TopologyKeys:[]string{\"topology.ebs.csi.aws.com/zone\"}, Allocatable:(*storage.VolumeNodeResources)(0x…)}: field is immutable"
+        );
+    }
+}
