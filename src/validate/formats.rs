@@ -320,6 +320,22 @@ pub fn path_segment_name(s: &str) -> Vec<String> {
     errs
 }
 
+/// `IsCIdentifier` (apimachinery `content`): `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn c_identifier(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let ok = !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
+    if ok {
+        return Vec::new();
+    }
+    vec![regex_error(
+        "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'",
+        "[A-Za-z_][A-Za-z0-9_]*",
+        &["my_name", "MY_NAME", "MyName"],
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -83,7 +83,7 @@ fn weight(term: &Value, path: &str, errors: &mut Vec<FieldError>) {
 }
 
 /// `ValidateNodeSelectorTerm`: each expression, then each field expression.
-fn node_selector_term(
+pub(super) fn node_selector_term(
     term: &Value,
     path: &str,
     check_values: bool,

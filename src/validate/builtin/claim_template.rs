@@ -34,27 +34,7 @@ pub fn ephemeral(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<Fie
     };
     let empty = Value::Null;
     let metadata = template.get("metadata").unwrap_or(&empty);
-    let meta_at = join(&template_at, ".metadata");
-    meta::annotations(
-        metadata.get("annotations"),
-        &join(&meta_at, ".annotations"),
-        version,
-        errors,
-    );
-    meta::labels(
-        metadata.get("labels"),
-        &join(&meta_at, ".labels"),
-        version,
-        errors,
-    );
-    for (key, go_name) in FORBIDDEN_META {
-        if is_set(metadata.get(key)) {
-            errors.push(FieldError::forbidden(
-                format!("{meta_at}.{go_name}"),
-                "cannot be set",
-            ));
-        }
-    }
+    template_meta(metadata, &join(&template_at, ".metadata"), version, errors);
     // `ValidationOptionsForPersistentVolumeClaimTemplate` with no stored template; the pod
     // strategy does not normalize the template's data sources.
     let opts = SpecOptions {
@@ -68,6 +48,36 @@ pub fn ephemeral(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<Fie
         &opts,
         errors,
     );
+}
+
+/// `ValidateTemplateObjectMeta` of a template's `metadata` at `meta_at`: annotations, labels,
+/// and none of the fields a template may not set (also used by ResourceClaimTemplates).
+pub(super) fn template_meta(
+    metadata: &Value,
+    meta_at: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    meta::annotations(
+        metadata.get("annotations"),
+        &join(meta_at, ".annotations"),
+        version,
+        errors,
+    );
+    meta::labels(
+        metadata.get("labels"),
+        &join(meta_at, ".labels"),
+        version,
+        errors,
+    );
+    for (key, go_name) in FORBIDDEN_META {
+        if is_set(metadata.get(key)) {
+            errors.push(FieldError::forbidden(
+                format!("{meta_at}.{go_name}"),
+                "cannot be set",
+            ));
+        }
+    }
 }
 
 /// Whether a metadata field differs from its Go zero value (empty lists counted as unset).

@@ -24,6 +24,9 @@ mod crd_versions;
 mod cron;
 mod cronjob;
 mod dns;
+mod dra;
+mod dra_claim;
+mod dra_slice;
 mod endpoint_slice;
 mod endpoints;
 mod env;
@@ -249,6 +252,18 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "CustomResourceDefinition",
         crd_definition::custom_resource_definition,
     ),
+    ("resource.k8s.io", "ResourceClaim", dra::resource_claim),
+    (
+        "resource.k8s.io",
+        "ResourceClaimTemplate",
+        dra::resource_claim_template,
+    ),
+    ("resource.k8s.io", "DeviceClass", dra::device_class),
+    (
+        "resource.k8s.io",
+        "ResourceSlice",
+        dra_slice::resource_slice,
+    ),
 ];
 
 /// Every field error of `object` that built-in validation finds; none on subresources, whose
@@ -273,6 +288,8 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     errors
 }
 
+#[cfg(test)]
+mod dra_tests;
 #[cfg(test)]
 mod more_tests;
 #[cfg(test)]

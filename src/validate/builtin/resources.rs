@@ -63,7 +63,7 @@ pub(super) fn overcommit_allowed(name: &str) -> bool {
 }
 
 /// `IsExtendedResourceName`.
-fn is_extended(name: &str, version: KubeVersion) -> bool {
+pub(super) fn is_extended(name: &str, version: KubeVersion) -> bool {
     !is_native(name)
         && !name.starts_with("requests.")
         && formats::label_key(&format!("requests.{name}"), version).is_empty()
