@@ -325,6 +325,27 @@ impl Walker {
     }
 }
 
+/// Whether the rules of any version's schema refuse `crd` for its list or map extensions.
+pub(super) fn refuses_extensions(crd: &Value) -> bool {
+    let opts = Options {
+        valid_types: true,
+        lists: ListRules {
+            atomic_sets: true,
+            map_keys_required: true,
+        },
+    };
+    let versions = crd.get_path(&["spec", "versions"]).and_then(Value::as_list);
+    versions.into_iter().flatten().any(|v| {
+        v.get_path(&["schema", "openAPIV3Schema"])
+            .is_some_and(|root| {
+                let mut errors = Vec::new();
+                let walker = Walker { opts, named: false };
+                walker.node(root, "", &Context::default(), true, &mut errors);
+                errors.iter().any(|e| e.field.contains("x-kubernetes-"))
+            })
+    })
+}
+
 /// Whether any node of a stored schema has a type outside OpenAPI v3's (`SchemaHasInvalidTypes`).
 pub(super) fn invalid_type(s: &Value) -> bool {
     let kind = text(s, "type");

@@ -222,6 +222,14 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     errors
 }
 
+/// Whether the API server refuses the CustomResourceDefinition `crd` for its list or map
+/// extensions (an unknown `x-kubernetes-list-type` or `x-kubernetes-map-type`, a map list
+/// without keys, …): such a CRD gets its 422 when it is written, instead of failing to load
+/// as a schema for its custom resources.
+pub fn crd_extensions_refused(crd: &Value) -> bool {
+    crd_openapi::refuses_extensions(crd)
+}
+
 #[cfg(test)]
 mod more_tests;
 #[cfg(test)]
