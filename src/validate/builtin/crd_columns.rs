@@ -61,11 +61,8 @@ pub(super) fn subresources(sub: &Value, at: &str, errors: &mut Vec<FieldError>) 
             && !selector.starts_with(".spec.")
             && !selector.starts_with(".status.")
         {
-            // A *string: Go syntax prints its address.
-            let value = BadValue::GoValue {
-                value: Value::String(selector.to_string()),
-                go_syntax: "(*string)(0x…)".to_string(),
-            };
+            // A *string, which ErrorBody dereferences in every version.
+            let value = BadValue::Value(Value::String(selector.to_string()));
             errors.push(FieldError::invalid(
                 field,
                 value,

@@ -145,6 +145,20 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
             }
         }
     }
+    // Defaults need pruning: not with `spec.preserveUnknownFields: true`.
+    let has_default = |n: &Value| present(n, "default").is_some();
+    if preserves_unknown(spec)
+        && versions.iter().any(|v| {
+            v.get_path(&["schema", "openAPIV3Schema"])
+                .is_some_and(|s| crd_schema::schema_has(s, &has_default))
+        })
+    {
+        errors.push(FieldError::invalid(
+            "spec.preserveUnknownFields",
+            BadValue::Value(Value::Bool(true)),
+            "must be false in order to use defaults in the schema",
+        ));
+    }
     let mut storage = 0;
     let mut seen = Vec::new();
     let mut unique = true;
@@ -261,7 +275,7 @@ fn schema(w: &Write, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     if root.is_null() {
         return;
     }
-    crd_schema::check(w, root, &join(at, ".openAPIV3Schema"), errors);
+    crd_schema::check(w, root, at, errors);
 }
 
 /// `validateDeprecationWarning`.
@@ -470,10 +484,8 @@ fn preserve_unknown_fields(w: &Write, spec: &Value, errors: &mut Vec<FieldError>
     if preserves_unknown(spec) {
         errors.push(FieldError::invalid(
             "spec.preserveUnknownFields",
-            BadValue::GoValue {
-                value: Value::Bool(true),
-                go_syntax: "(*bool)(0x…)".to_string(),
-            },
+            // ErrorBody dereferences the *bool.
+            BadValue::Value(Value::Bool(true)),
             "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
         ));
     }

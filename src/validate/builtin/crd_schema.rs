@@ -1,49 +1,141 @@
-//! The structural-schema invariants of a CRD's `openAPIV3Schema`, as
-//! k8s.io/apiextensions-apiserver pkg/apiserver/schema/validation.go checks them
-//! (`ValidateStructural`, `validateStructuralInvariants`, `validateExtensions`,
-//! `validateStructuralMetadataInvariants`), which `validateCustomResourceDefinitionValidation`
-//! runs first. Only the invariants of the structure itself are checked; value validations
-//! (`anyOf`, `allOf`, …: `validateValueValidation`, `validateStructuralCompleteness`), defaults
-//! and the OpenAPI rules of `ValidateCustomResourceDefinitionOpenAPISchema` are not.
+//! A CRD version's `openAPIV3Schema`, as k8s.io/apiextensions-apiserver
+//! pkg/apis/apiextensions/validation/validation.go checks it in
+//! `validateCustomResourceDefinitionValidation`: `nullable` at the root, then, for a schema
+//! that converts to a structural one, its invariants (pkg/apiserver/schema/validation.go
+//! `ValidateStructural`: `validateStructuralInvariants`, `validateExtensions`,
+//! `validateStructuralMetadataInvariants`, with the value validations and completeness of
+//! `crd_value_validation`) or, when they hold, its defaults (`crd_defaults`); then the OpenAPI
+//! rules of every node (`crd_openapi`), and last the conversion error of a schema that does
+//! not convert.
 
 use super::super::{BadValue, FieldError, Write};
-use super::fields::{present, text};
+use super::crd_defaults;
+use super::crd_list_types::{self, ListRules};
+use super::crd_openapi::{self, Options};
+use super::crd_value_validation::{completeness, convert_error, value_validation};
+use super::fields::{items, present, text};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
+
+/// `validateCustomResourceDefinitionValidation` of the schema under `at` (`….schema` or
+/// `spec.validation`).
+pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let mut found = Vec::new();
+    if root.get("nullable").and_then(Value::as_bool) == Some(true) {
+        found.push(FieldError::forbidden(
+            join(at, ".openAPIV3Schema.nullable"),
+            "nullable cannot be true at the root",
+        ));
+    }
+    let schema_at = join(at, ".openAPIV3Schema");
+    let opts = options(w);
+    let unconvertible = convert_error(root);
+    if unconvertible.is_none() {
+        let structural = structural(w, root, &schema_at);
+        if structural.is_empty() {
+            crd_defaults::check(
+                root,
+                &schema_at,
+                opts.pruned_defaults,
+                w.version(),
+                &mut found,
+            );
+        } else {
+            found.extend(structural);
+        }
+    }
+    crd_openapi::check(root, &schema_at, opts.openapi, w.version(), &mut found);
+    if let (true, Some(message)) = (found.is_empty(), unconvertible) {
+        found.push(FieldError::invalid(
+            schema_at.as_str(),
+            FieldError::string_value(""),
+            message,
+        ));
+    }
+    errors.extend(found);
+}
+
+struct SchemaOptions {
+    openapi: Options,
+    pruned_defaults: bool,
+}
+
+/// The rules an update does not tighten for a stored CRD already breaking them
+/// (`ValidateCustomResourceDefinitionUpdate`: `requireValidPropertyType`,
+/// `requirePrunedDefaults`, `requireAtomicSetType`, `requireMapListKeysMapSetValidation`).
+fn options(w: &Write) -> SchemaOptions {
+    let old_schemas: Vec<&Value> = w.live.map_or_else(Vec::new, |old| {
+        items(super::fields::spec(old).get("versions"))
+            .iter()
+            .filter_map(|v| v.get_path(&["schema", "openAPIV3Schema"]))
+            .collect()
+    });
+    let any = |pred: &dyn Fn(&Value) -> bool| old_schemas.iter().any(|s| schema_has(s, pred));
+    SchemaOptions {
+        openapi: Options {
+            valid_types: !any(&crd_openapi::invalid_type),
+            lists: ListRules {
+                atomic_sets: !any(&crd_list_types::non_atomic_set),
+                map_keys_required: !any(&crd_list_types::invalid_map_keys),
+            },
+        },
+        pruned_defaults: !old_schemas
+            .iter()
+            .any(|s| crd_defaults::has_unpruned_default(s)),
+    }
+}
+
+/// `SchemaHas`: whether `pred` holds for a node of the schema (items, junctors, properties,
+/// additionalProperties).
+pub(super) fn schema_has(s: &Value, pred: &dyn Fn(&Value) -> bool) -> bool {
+    if s.as_map().is_none() {
+        return false;
+    }
+    if pred(s) {
+        return true;
+    }
+    let children = |key: &str| -> Vec<&Value> {
+        match s.get(key) {
+            Some(Value::List(l)) => l.iter().collect(),
+            Some(Value::Map(m))
+                if key != "items" && key != "not" && key != "additionalProperties" =>
+            {
+                m.iter().map(|(_, v)| v).collect()
+            }
+            Some(v) => vec![v],
+            None => Vec::new(),
+        }
+    };
+    [
+        "items",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "properties",
+        "additionalProperties",
+    ]
+    .iter()
+    .flat_map(|k| children(k))
+    .any(|c| schema_has(c, pred))
+}
+
+/// `ValidateStructural` of a schema that converts: the invariants and the completeness of
+/// the root's value validations, sorted by message as upstream sorts them.
+fn structural(w: &Write, root: &Value, at: &str) -> Vec<FieldError> {
+    let mut found = Vec::new();
+    invariants(root, Level::Root, at, &mut found);
+    completeness(root, at, &mut found);
+    let version = w.version();
+    found.sort_by_cached_key(|e| e.message(version));
+    found
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Level {
     Root,
     Item,
     Field,
-}
-
-/// The invariants of `root` at `at` (`….openAPIV3Schema`), sorted by message as upstream
-/// sorts them. Nothing is reported for a schema `NewStructural` would not convert (`$ref`,
-/// a list of `items`), whose errors come from elsewhere.
-pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
-    if !convertible(root) {
-        return;
-    }
-    let mut found = Vec::new();
-    invariants(root, Level::Root, at, &mut found);
-    let version = w.version();
-    found.sort_by_cached_key(|e| e.message(version));
-    errors.extend(found);
-}
-
-fn convertible(s: &Value) -> bool {
-    let Some(map) = s.as_map() else {
-        return true;
-    };
-    if map.contains_key("$ref") || matches!(s.get("items"), Some(Value::List(_))) {
-        return false;
-    }
-    map.iter().all(|(_, v)| match v {
-        Value::Map(_) => convertible(v),
-        Value::List(l) => l.iter().all(convertible),
-        _ => true,
-    })
 }
 
 fn flag(s: &Value, key: &str) -> bool {
@@ -83,9 +175,8 @@ fn invariants(s: &Value, lvl: Level, at: &str, errors: &mut Vec<FieldError>) {
         invariants(v, Level::Field, &keyed(&join(at, ".properties"), k), errors);
     }
     let additional = present(s, "additionalProperties").filter(|a| !matches!(a, Value::Bool(_)));
-    let additional_set = present(s, "additionalProperties")
-        .is_some_and(|a| a.as_bool() != Some(false))
-        || additional.is_some();
+    // `additionalProperties: false` converts to a non-nil `StructuralOrBool` too.
+    let additional_set = present(s, "additionalProperties").is_some();
     if additional_set && lvl == Level::Root {
         errors.push(FieldError::forbidden(
             join(at, ".additionalProperties"),
@@ -95,6 +186,7 @@ fn invariants(s: &Value, lvl: Level, at: &str, errors: &mut Vec<FieldError>) {
     if let Some(a) = additional {
         invariants(a, Level::Field, &join(at, ".additionalProperties"), errors);
     }
+    value_validation(s, at, errors);
     let int_or_string = flag(s, "x-kubernetes-int-or-string");
     let preserve = flag(s, "x-kubernetes-preserve-unknown-fields");
     let embedded = flag(s, "x-kubernetes-embedded-resource");
@@ -213,6 +305,7 @@ fn metadata(s: &Value, check: bool, lvl: Level, at: &str, errors: &mut Vec<Field
     };
     let other = map.iter().any(|(k, v)| match k.as_str() {
         "type" | "default" => false,
+        "additionalProperties" => !v.is_null(),
         "properties" => !names_only(v),
         _ => !zero(v),
     });

@@ -17,9 +17,13 @@ mod claim_template;
 mod core;
 mod crd_columns;
 mod crd_conversion;
+mod crd_defaults;
 mod crd_definition;
+mod crd_list_types;
 mod crd_names;
+mod crd_openapi;
 mod crd_schema;
+mod crd_value_validation;
 mod crd_versions;
 mod cron;
 mod cronjob;
@@ -286,6 +290,14 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
         }
     }
     errors
+}
+
+/// Whether the API server refuses the CustomResourceDefinition `crd` for its list or map
+/// extensions (an unknown `x-kubernetes-list-type` or `x-kubernetes-map-type`, a map list
+/// without keys, …): such a CRD gets its 422 when it is written, instead of failing to load
+/// as a schema for its custom resources.
+pub fn crd_extensions_refused(crd: &Value) -> bool {
+    crd_openapi::refuses_extensions(crd)
 }
 
 #[cfg(test)]

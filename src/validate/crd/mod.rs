@@ -114,6 +114,24 @@ pub fn validate_custom_resource(
     verdict
 }
 
+/// The errors of a CRD schema node's `default`, as apiextensions' `ValidateDefaults`
+/// (`pkg/apiserver/schema/defaulting/validation.go`) finds them outside type and object
+/// metadata: the embedded resources the default holds, then the OpenAPI schema of the node
+/// (the node being the validator's root), then its `x-kubernetes-validations` rules. The
+/// fields are relative to the default (`<nil>` for the default itself).
+pub fn validate_default(schema: &Value, default: &Value, version: KubeVersion) -> Vec<FieldError> {
+    let node = SchemaNode::parse(schema);
+    let errors = embedded::validate_embedded(&node, default, version);
+    if !errors.is_empty() {
+        return errors;
+    }
+    let errors = structural::validate_object(&node, default, None, version);
+    if !errors.is_empty() || !node.has_rules() {
+        return errors;
+    }
+    cel::evaluate_rules(&node, default, None).errors
+}
+
 /// The errors after which the server does not run the CEL rules (`hasBlockingErr`): wrong
 /// types, enums, required fields, lengths and counts.
 fn blocks_rules(e: &FieldError) -> bool {
