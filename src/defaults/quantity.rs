@@ -97,6 +97,16 @@ impl Quantity {
             self.exponent = 0;
             return;
         }
+        // Nearly every quantity fits a machine word, where division is one instruction rather
+        // than a call.
+        if let Ok(mut m) = i64::try_from(self.mantissa) {
+            while m % 10 == 0 {
+                m /= 10;
+                self.exponent += 1;
+            }
+            self.mantissa = i128::from(m);
+            return;
+        }
         while self.mantissa % 10 == 0 {
             self.mantissa /= 10;
             self.exponent += 1;
@@ -181,8 +191,9 @@ impl Quantity {
                 .mantissa
                 .checked_mul(10i128.checked_pow(self.exponent as u32)?)?;
             let mut k = 0;
-            while k < BINARY.len() - 1 && value % 1024 == 0 {
-                value /= 1024;
+            // Divisible by 1024 when the low ten bits are clear, negative values too.
+            while k < BINARY.len() - 1 && value & 1023 == 0 {
+                value >>= 10;
                 k += 1;
             }
             return Some(number_text(value, BINARY[k]));
@@ -210,7 +221,12 @@ impl Quantity {
 /// `number` then `suffix`, without the formatting machinery (quantities are printed for every
 /// container of every object).
 fn number_text(number: i128, suffix: &str) -> String {
-    [itoa::Buffer::new().format(number), suffix].concat()
+    let mut digits = itoa::Buffer::new();
+    let digits = match i64::try_from(number) {
+        Ok(small) => digits.format(small),
+        Err(_) => digits.format(number),
+    };
+    [digits, suffix].concat()
 }
 
 /// The canonical text of a quantity written as `text`, or `None` when it does not parse.
@@ -230,6 +246,9 @@ mod tests {
     #[test]
     fn canonical_forms() {
         canon("0.5", "500m");
+        canon("-1024Mi", "-1Gi");
+        canon("-1536Mi", "-1536Mi");
+        canon("1.5Gi", "1536Mi");
         canon("1024Mi", "1Gi");
         canon("1536Mi", "1536Mi");
         canon("1000", "1k");
