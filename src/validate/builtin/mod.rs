@@ -14,6 +14,8 @@ mod autoscaling;
 mod batch;
 mod certificates;
 mod claim_template;
+mod cluster_trust_bundle;
+mod controller_revision;
 mod core;
 mod crd_columns;
 mod crd_conversion;
@@ -38,6 +40,7 @@ mod host_ports;
 mod hpa_metrics;
 mod hugepages;
 mod image_volume;
+mod ip_strict;
 mod job_selector;
 mod lease;
 mod legacy_volumes;
@@ -79,6 +82,7 @@ mod scheduling;
 mod security_context;
 mod selector;
 mod service;
+mod service_cidr;
 mod service_ip;
 mod service_lb;
 mod service_update;
@@ -109,6 +113,11 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "ReplicaSet", workloads::replica_set),
     ("apps", "DaemonSet", workloads::daemon_set),
     ("apps", "StatefulSet", workloads::stateful_set),
+    (
+        "apps",
+        "ControllerRevision",
+        controller_revision::controller_revision,
+    ),
     ("batch", "Job", batch::job),
     ("batch", "CronJob", cronjob::cron_job),
     ("", "Pod", core::pod),
@@ -163,6 +172,12 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "networking.k8s.io",
         "NetworkPolicy",
         network_policy::network_policy,
+    ),
+    ("networking.k8s.io", "IPAddress", service_cidr::ip_address),
+    (
+        "networking.k8s.io",
+        "ServiceCIDR",
+        service_cidr::service_cidr,
     ),
     (
         "policy",
@@ -241,6 +256,11 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "certificates.k8s.io",
         "CertificateSigningRequest",
         certificates::certificate_signing_request,
+    ),
+    (
+        "certificates.k8s.io",
+        "ClusterTrustBundle",
+        cluster_trust_bundle::cluster_trust_bundle,
     ),
     (
         "apiregistration.k8s.io",
