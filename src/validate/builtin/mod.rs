@@ -25,6 +25,7 @@ mod crd_schema;
 mod crd_versions;
 mod cron;
 mod cronjob;
+mod device_taint_rule;
 mod dns;
 mod dra;
 mod dra_claim;
@@ -89,6 +90,7 @@ mod service_update;
 mod storage;
 mod storage_attachment;
 mod storage_capacity;
+mod storage_migration;
 mod strategy;
 mod success_policy;
 mod sysctl;
@@ -283,6 +285,16 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "resource.k8s.io",
         "ResourceSlice",
         dra_slice::resource_slice,
+    ),
+    (
+        "resource.k8s.io",
+        "DeviceTaintRule",
+        device_taint_rule::device_taint_rule,
+    ),
+    (
+        "storagemigration.k8s.io",
+        "StorageVersionMigration",
+        storage_migration::storage_version_migration,
     ),
 ];
 
