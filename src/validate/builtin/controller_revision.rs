@@ -1,6 +1,7 @@
 //! ControllerRevisions (apps), as k8s.io/kubernetes pkg/apis/apps/validation checks them
 //! through the registry strategy (pkg/registry/apps/controllerrevision/strategy.go):
-//! `revision` not negative, `data` required, and on update `data` immutable.
+//! `revision` not negative, `data` required (a JSON object on create from 1.31), and on
+//! update `data` immutable.
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::present;
@@ -11,6 +12,20 @@ use crate::value::{to_json_string, Value};
 /// create and update ran `ValidateControllerRevision` (`Data == nil`); from 1.31
 /// (kubernetes#125549) only `ValidateControllerRevisionCreate` does.
 const DATA_REQUIRED_ON_UPDATE: VersionRange = VersionRange::until(30);
+
+/// Releases whose create validation parses `data` as a JSON object (kubernetes#125549).
+const DATA_IS_AN_OBJECT: VersionRange = VersionRange::since(31);
+
+/// The JSON type Go's `UnmarshalTypeError` names for a value that is not an object.
+fn json_kind_not_object(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::Map(_) | Value::Null => None,
+        Value::String(_) => Some("string"),
+        Value::Int(_) | Value::Float(_) => Some("number"),
+        Value::Bool(_) => Some("bool"),
+        Value::List(_) => Some("array"),
+    }
+}
 
 /// `ValidateControllerRevisionCreate` (`ValidateControllerRevision` until 1.30), or on update
 /// `ValidateControllerRevisionUpdate`: the shared rules, then `data` compared with the stored
@@ -31,10 +46,20 @@ pub fn controller_revision(w: &Write, object: &Value, errors: &mut Vec<FieldErro
         None => true,
         Some(_) => DATA_REQUIRED_ON_UPDATE.contains(w.version()),
     };
-    // A `data` of another JSON type than an object is refused earlier, by the typed patch
-    // object, so the create rule's "error parsing data" cannot be reached from a manifest.
     if check_required && data.is_none() {
         errors.push(FieldError::required("data", "data is mandatory"));
+    }
+    // On create from 1.31, `json.Unmarshal` of the bytes into a `map[string]interface{}`.
+    if w.live.is_none() && DATA_IS_AN_OBJECT.contains(w.version()) {
+        if let Some(kind) = data.and_then(json_kind_not_object) {
+            errors.push(FieldError::invalid(
+                "data",
+                FieldError::string_value("<value omitted>"),
+                format!(
+                    "error parsing data: json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+                ),
+            ));
+        }
     }
     let Some(old) = w.live else {
         return;
@@ -99,6 +124,25 @@ mod tests {
                 "revision: Invalid value: -1: must be greater than or equal to 0",
                 "data: Required value: data is mandatory",
             ]
+        );
+    }
+
+    #[test]
+    fn data_is_a_json_object_on_create_from_1_31() {
+        let text = REVISION.replace(
+            r#""data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"web"}}}}}"#,
+            r#""data":"x""#,
+        );
+        assert_eq!(
+            refusal_causes(&text, None, 31),
+            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal string into Go value of type map[string]interface {}"]
+        );
+        assert!(refusal_causes(&text, None, 30).is_empty());
+        assert!(refusal_causes(&text, Some(&text), 37).is_empty());
+        let list = text.replace(r#""x""#, "[1]");
+        assert_eq!(
+            refusal_causes(&list, None, 37),
+            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal array into Go value of type map[string]interface {}"]
         );
     }
 
