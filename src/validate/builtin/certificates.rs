@@ -139,9 +139,13 @@ fn bytes_value(text: Option<&str>, bytes: Option<&[u8]>) -> BadValue {
     BadValue::GoValue { value, go_syntax }
 }
 
-/// One decoded PEM block: its type (the bytes and headers are not needed here).
-struct PemBlock<'a> {
-    kind: &'a [u8],
+/// One decoded PEM block: its type, how many headers it has, its bytes, and the input after
+/// it (for the next `pem.Decode`).
+pub(super) struct PemBlock<'a> {
+    pub kind: &'a [u8],
+    pub headers: usize,
+    pub bytes: Vec<u8>,
+    pub rest: &'a [u8],
 }
 
 const PEM_START: &[u8] = b"\n-----BEGIN ";
@@ -150,7 +154,7 @@ const PEM_END_OF_LINE: &[u8] = b"-----";
 
 /// Go's `pem.Decode`: the first well-formed block (a `BEGIN` line, optional headers, base64
 /// data, the matching `END` line); a malformed candidate is skipped for the next `BEGIN`.
-fn pem_decode(data: &[u8]) -> Option<PemBlock<'_>> {
+pub(super) fn pem_decode(data: &[u8]) -> Option<PemBlock<'_>> {
     let mut rest = data;
     loop {
         if rest.starts_with(&PEM_START[1..]) {
@@ -202,10 +206,17 @@ fn pem_decode(data: &[u8]) -> Option<PemBlock<'_>> {
             .filter(|c| *c != b' ' && *c != b'\t')
             .collect();
         let body = String::from_utf8_lossy(&body);
-        if decode_bytes(&body).is_none() {
+        let Some(bytes) = decode_bytes(&body) else {
             continue;
-        }
-        return Some(PemBlock { kind });
+        };
+        // `rest` after the END line: `getLine` of what follows the trailer.
+        let after = get_line(rest_of_line).1;
+        return Some(PemBlock {
+            kind,
+            headers,
+            bytes,
+            rest: after,
+        });
     }
 }
 

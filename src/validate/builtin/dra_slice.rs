@@ -133,7 +133,7 @@ pub fn resource_slice(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 }
 
 /// `validatePoolName`: required, at most 253 bytes, DNS subdomains separated by slashes.
-fn pool_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+pub(super) fn pool_name(name: &str, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     if name.is_empty() {
         errors.push(FieldError::required(at, ""));
         return;

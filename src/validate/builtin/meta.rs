@@ -18,6 +18,12 @@ pub enum NameRule {
     Dns1035Label,
     /// `path.ValidatePathSegmentName`: RBAC roles and bindings.
     PathSegment,
+    /// `ValidateIPAddressName`: an IP address in canonical form (networking IPAddress).
+    IpAddress,
+    /// `ValidateClusterTrustBundleName`: `<signer name with ':' for '/'>:` then a DNS
+    /// subdomain, or without a signer name a DNS subdomain without `:`
+    /// ([`super::cluster_trust_bundle::name_messages`], which needs the object's signer).
+    TrustBundle,
 }
 
 /// Name rules of the built-in kinds that are not DNS subdomains (pkg/apis/*/validation:
@@ -54,6 +60,12 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
         "APIService",
         NameRule::PathSegment,
     ),
+    ("networking.k8s.io", "IPAddress", NameRule::IpAddress),
+    (
+        "certificates.k8s.io",
+        "ClusterTrustBundle",
+        NameRule::TrustBundle,
+    ),
 ];
 
 /// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).
@@ -69,6 +81,13 @@ impl NameRule {
 
     /// The messages for `name`; `prefix` for a generateName, whose trailing dash is allowed.
     pub fn messages(self, name: &str, prefix: bool) -> Vec<String> {
+        match self {
+            NameRule::IpAddress => return super::service_cidr::ip_address_name(name),
+            NameRule::TrustBundle => {
+                return super::cluster_trust_bundle::name_messages("", name, prefix)
+            }
+            _ => {}
+        }
         if self == NameRule::PathSegment {
             return if prefix {
                 formats::path_segment_name(name)
@@ -91,7 +110,9 @@ impl NameRule {
             NameRule::Subdomain => formats::dns1123_subdomain(name),
             NameRule::Label => formats::dns1123_label(name),
             NameRule::Dns1035Label => formats::dns1035_label(name),
-            NameRule::PathSegment => unreachable!("handled above"),
+            NameRule::PathSegment | NameRule::IpAddress | NameRule::TrustBundle => {
+                unreachable!("handled above")
+            }
         }
     }
 }
@@ -108,9 +129,20 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if !w.is_update() {
         let gvk = &w.kind.gvk;
         let rule = NameRule::of(&gvk.group, &gvk.kind);
+        let signer = object
+            .get("spec")
+            .and_then(|s| s.get("signerName"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let messages = |name: &str, prefix: bool| match rule {
+            NameRule::TrustBundle => {
+                super::cluster_trust_bundle::name_messages(signer, name, prefix)
+            }
+            _ => rule.messages(name, prefix),
+        };
         let generate_name = text(meta, "generateName");
         if !generate_name.is_empty() {
-            for msg in rule.messages(generate_name, true) {
+            for msg in messages(generate_name, true) {
                 errors.push(FieldError::invalid(
                     "metadata.generateName",
                     FieldError::string_value(generate_name),
@@ -125,7 +157,7 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 "name or generateName is required",
             ));
         } else {
-            for msg in rule.messages(name, false) {
+            for msg in messages(name, false) {
                 errors.push(FieldError::invalid(
                     "metadata.name",
                     FieldError::string_value(name),

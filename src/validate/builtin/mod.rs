@@ -14,6 +14,8 @@ mod autoscaling;
 mod batch;
 mod certificates;
 mod claim_template;
+mod cluster_trust_bundle;
+mod controller_revision;
 mod core;
 mod crd_columns;
 mod crd_conversion;
@@ -27,6 +29,7 @@ mod crd_value_validation;
 mod crd_versions;
 mod cron;
 mod cronjob;
+mod device_taint_rule;
 mod dns;
 mod dra;
 mod dra_claim;
@@ -42,6 +45,7 @@ mod host_ports;
 mod hpa_metrics;
 mod hugepages;
 mod image_volume;
+mod ip_strict;
 mod job_selector;
 mod lease;
 mod legacy_volumes;
@@ -83,12 +87,14 @@ mod scheduling;
 mod security_context;
 mod selector;
 mod service;
+mod service_cidr;
 mod service_ip;
 mod service_lb;
 mod service_update;
 mod storage;
 mod storage_attachment;
 mod storage_capacity;
+mod storage_migration;
 mod strategy;
 mod success_policy;
 mod sysctl;
@@ -113,6 +119,11 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "ReplicaSet", workloads::replica_set),
     ("apps", "DaemonSet", workloads::daemon_set),
     ("apps", "StatefulSet", workloads::stateful_set),
+    (
+        "apps",
+        "ControllerRevision",
+        controller_revision::controller_revision,
+    ),
     ("batch", "Job", batch::job),
     ("batch", "CronJob", cronjob::cron_job),
     ("", "Pod", core::pod),
@@ -167,6 +178,12 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "networking.k8s.io",
         "NetworkPolicy",
         network_policy::network_policy,
+    ),
+    ("networking.k8s.io", "IPAddress", service_cidr::ip_address),
+    (
+        "networking.k8s.io",
+        "ServiceCIDR",
+        service_cidr::service_cidr,
     ),
     (
         "policy",
@@ -247,6 +264,11 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         certificates::certificate_signing_request,
     ),
     (
+        "certificates.k8s.io",
+        "ClusterTrustBundle",
+        cluster_trust_bundle::cluster_trust_bundle,
+    ),
+    (
         "apiregistration.k8s.io",
         "APIService",
         api_service::api_service,
@@ -267,6 +289,16 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
         "resource.k8s.io",
         "ResourceSlice",
         dra_slice::resource_slice,
+    ),
+    (
+        "resource.k8s.io",
+        "DeviceTaintRule",
+        device_taint_rule::device_taint_rule,
+    ),
+    (
+        "storagemigration.k8s.io",
+        "StorageVersionMigration",
+        storage_migration::storage_version_migration,
     ),
 ];
 

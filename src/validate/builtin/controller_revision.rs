@@ -1,0 +1,188 @@
+//! ControllerRevisions (apps), as k8s.io/kubernetes pkg/apis/apps/validation checks them
+//! through the registry strategy (pkg/registry/apps/controllerrevision/strategy.go):
+//! `revision` not negative, `data` required (a JSON object on create from 1.31), and on
+//! update `data` immutable.
+
+use super::super::{BadValue, FieldError, Write};
+use super::fields::present;
+use crate::kube::VersionRange;
+use crate::value::{to_json_string, Value};
+
+/// Releases whose update validation still checks that `data` is present: until 1.30 both
+/// create and update ran `ValidateControllerRevision` (`Data == nil`); from 1.31
+/// (kubernetes#125549) only `ValidateControllerRevisionCreate` does.
+const DATA_REQUIRED_ON_UPDATE: VersionRange = VersionRange::until(30);
+
+/// Releases whose create validation parses `data` as a JSON object (kubernetes#125549).
+const DATA_IS_AN_OBJECT: VersionRange = VersionRange::since(31);
+
+/// The JSON type Go's `UnmarshalTypeError` names for a value that is not an object.
+fn json_kind_not_object(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::Map(_) | Value::Null => None,
+        Value::String(_) => Some("string"),
+        Value::Int(_) | Value::Float(_) => Some("number"),
+        Value::Bool(_) => Some("bool"),
+        Value::List(_) => Some("array"),
+    }
+}
+
+/// `ValidateControllerRevisionCreate` (`ValidateControllerRevision` until 1.30), or on update
+/// `ValidateControllerRevisionUpdate`: the shared rules, then `data` compared with the stored
+/// revision's (`ValidateImmutableField`).
+pub fn controller_revision(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    // `ValidateNonnegativeField(revision)`.
+    if let Some(n) = present(object, "revision").and_then(Value::as_i64) {
+        if n < 0 {
+            errors.push(FieldError::invalid(
+                "revision",
+                BadValue::Value(Value::Int(n)),
+                "must be greater than or equal to 0",
+            ));
+        }
+    }
+    let data = present(object, "data");
+    let check_required = match w.live {
+        None => true,
+        Some(_) => DATA_REQUIRED_ON_UPDATE.contains(w.version()),
+    };
+    if check_required && data.is_none() {
+        errors.push(FieldError::required("data", "data is mandatory"));
+    }
+    // On create from 1.31, `json.Unmarshal` of the bytes into a `map[string]interface{}`.
+    if w.live.is_none() && DATA_IS_AN_OBJECT.contains(w.version()) {
+        if let Some(kind) = data.and_then(json_kind_not_object) {
+            errors.push(FieldError::invalid(
+                "data",
+                FieldError::string_value("<value omitted>"),
+                format!(
+                    "error parsing data: json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+                ),
+            ));
+        }
+    }
+    let Some(old) = w.live else {
+        return;
+    };
+    let old_data = present(old, "data");
+    if data != old_data {
+        errors.push(FieldError::invalid(
+            "data",
+            raw_extension(data),
+            "field is immutable",
+        ));
+    }
+}
+
+/// The internal `runtime.RawExtension` the server quotes: its bytes are the JSON the
+/// unstructured converter writes (keys sorted, compact). From 1.34 `json.Marshal` prints the
+/// bytes themselves; before, `%#v` dumps them as a byte slice.
+fn raw_extension(data: Option<&Value>) -> BadValue {
+    let (value, raw) = match data {
+        Some(v) => {
+            let sorted = v.with_sorted_keys();
+            let text = to_json_string(&sorted);
+            let bytes: Vec<String> = text.bytes().map(|b| format!("{b:#x}")).collect();
+            (sorted, format!("[]uint8{{{}}}", bytes.join(", ")))
+        }
+        None => (Value::Null, "[]uint8(nil)".to_string()),
+    };
+    BadValue::GoValue {
+        value,
+        go_syntax: format!("runtime.RawExtension{{Raw:{raw}, Object:runtime.Object(nil)}}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::refusal_causes;
+
+    const REVISION: &str = r#"{"apiVersion":"apps/v1","kind":"ControllerRevision",
+      "metadata":{"name":"web-7b9f5c6d4","namespace":"default"},
+      "data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"web"}}}}},
+      "revision":2}"#;
+
+    #[test]
+    fn a_valid_revision_passes() {
+        for minor in [30, 34, 37] {
+            assert!(refusal_causes(REVISION, None, minor).is_empty());
+            assert!(refusal_causes(REVISION, Some(REVISION), minor).is_empty());
+        }
+    }
+
+    #[test]
+    fn revision_is_not_negative_and_data_is_required() {
+        let bad = REVISION
+            .replace(r#""revision":2"#, r#""revision":-1"#)
+            .replace(
+                r#""data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"web"}}}}},"#,
+                "",
+            );
+        assert_eq!(
+            refusal_causes(&bad, None, 37),
+            [
+                "revision: Invalid value: -1: must be greater than or equal to 0",
+                "data: Required value: data is mandatory",
+            ]
+        );
+    }
+
+    #[test]
+    fn data_is_a_json_object_on_create_from_1_31() {
+        let text = REVISION.replace(
+            r#""data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"web"}}}}}"#,
+            r#""data":"x""#,
+        );
+        assert_eq!(
+            refusal_causes(&text, None, 31),
+            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal string into Go value of type map[string]interface {}"]
+        );
+        assert!(refusal_causes(&text, None, 30).is_empty());
+        assert!(refusal_causes(&text, Some(&text), 37).is_empty());
+        let list = text.replace(r#""x""#, "[1]");
+        assert_eq!(
+            refusal_causes(&list, None, 37),
+            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal array into Go value of type map[string]interface {}"]
+        );
+    }
+
+    #[test]
+    fn data_is_immutable() {
+        let changed = REVISION.replace(r#""app":"web""#, r#""app":"api""#);
+        assert_eq!(
+            refusal_causes(&changed, Some(REVISION), 37),
+            [
+                r#"data: Invalid value: {"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"api"}}}}}: field is immutable"#
+            ]
+        );
+        let small = r#"{"apiVersion":"apps/v1","kind":"ControllerRevision",
+          "metadata":{"name":"r","namespace":"default"},"data":{"b":1,"a":"<"},"revision":1}"#;
+        let old = small.replace(r#""b":1"#, r#""b":2"#);
+        assert_eq!(
+            refusal_causes(small, Some(&old), 33),
+            ["data: Invalid value: runtime.RawExtension{Raw:[]uint8{0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x5c, 0x75, 0x30, 0x30, 0x33, 0x63, 0x22, 0x2c, 0x22, 0x62, 0x22, 0x3a, 0x31, 0x7d}, Object:runtime.Object(nil)}: field is immutable"]
+        );
+        // Revision numbers may change.
+        let renumbered = REVISION.replace(r#""revision":2"#, r#""revision":3"#);
+        assert!(refusal_causes(&renumbered, Some(REVISION), 37).is_empty());
+    }
+
+    #[test]
+    fn a_removed_data_is_required_on_update_only_until_1_30() {
+        let without = REVISION.replace(
+            r#""data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"web"}}}}},"#,
+            "",
+        );
+        assert_eq!(
+            refusal_causes(&without, Some(REVISION), 37),
+            ["data: Invalid value: null: field is immutable"]
+        );
+        assert_eq!(
+            refusal_causes(&without, Some(REVISION), 30),
+            [
+                "data: Required value: data is mandatory",
+                "data: Invalid value: runtime.RawExtension{Raw:[]uint8(nil), Object:runtime.Object(nil)}: field is immutable",
+            ]
+        );
+    }
+}
