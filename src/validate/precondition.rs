@@ -15,7 +15,7 @@
 //! A resourceVersion on an apply that creates is ignored: the store's create-on-update path
 //! never compares it and storage clears it (storage `PrepareObjectForStorage`).
 
-use super::field::FieldError;
+use super::field::{BadValue, FieldError};
 use super::{Reason, StatusError, Write};
 use crate::defaults::KindClass;
 use crate::kube::KubeVersion;
@@ -82,26 +82,92 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
         None => Ok(()),
         Some(Refusal::Conflict(m)) => Err(StatusError::plain(Reason::Conflict, m)),
         Some(Refusal::Internal(m)) => Err(StatusError::plain(Reason::Unknown, m)),
+        // The store reports it against the resource, not the kind (`qualifiedKind`).
+        Some(Refusal::ResourceVersionRequired) => Err(StatusError::invalid(
+            resource.group,
+            plural,
+            resource.name,
+            &[FieldError::invalid(
+                "metadata.resourceVersion",
+                // A uint64: `%#v` is hexadecimal before 1.34, JSON since.
+                BadValue::GoValue {
+                    value: Value::Int(0),
+                    go_syntax: "0x0".into(),
+                },
+                "must be specified for an update",
+            )],
+            w.version(),
+        )),
     }
 }
 
-/// `ValidateObjectMetaAccessorUpdate`'s immutable uid (rest.BeforeUpdate, before the kind's
-/// own update validation): an apply or patch that names another object's uid. A PUT's uid
-/// is refused earlier, as a storage precondition ([`check`]).
+/// `ValidateObjectMetaAccessorUpdate`'s immutable fields the registry does not restore
+/// (rest.BeforeUpdate restores a missing uid, the creation timestamp, a set deletion timestamp
+/// and a removed grace period from the stored object first): a uid naming another object (an
+/// apply or patch; a PUT's uid is refused earlier, as a storage precondition, [`check`]), a
+/// deletion timestamp on an object not being deleted, and a changed or added
+/// `deletionGracePeriodSeconds`. Empty on create.
 pub fn immutable_metadata(w: &Write, object: &Value) -> Vec<FieldError> {
-    let uid = |v: &Value| {
-        v.get_path(&["metadata", "uid"])
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
+    let Some(live) = w.live else {
+        return Vec::new();
     };
-    match (w.live.and_then(uid), uid(object)) {
-        (Some(old), Some(new)) if old != new => vec![FieldError::invalid(
-            "metadata.uid",
-            FieldError::string_value(&new),
+    let field = |v: &'_ Value, key: &str| -> Option<Value> {
+        v.get_path(&["metadata", key])
+            .filter(|x| !x.is_null() && x.as_str() != Some(""))
+            .cloned()
+    };
+    let mut errors = Vec::new();
+    if let (Some(old), Some(Value::String(new))) = (field(live, "uid"), field(object, "uid")) {
+        if old.as_str() != Some(new.as_str()) {
+            errors.push(FieldError::invalid(
+                "metadata.uid",
+                FieldError::string_value(&new),
+                "field is immutable",
+            ));
+        }
+    }
+    if let (None, Some(new)) = (
+        field(live, "deletionTimestamp"),
+        field(object, "deletionTimestamp"),
+    ) {
+        errors.push(FieldError::invalid(
+            "metadata.deletionTimestamp",
+            time_value(&new),
             "field is immutable",
-        )],
-        _ => Vec::new(),
+        ));
+    }
+    let grace = |v: &Value| field(v, "deletionGracePeriodSeconds");
+    if let Some(new) = grace(object) {
+        if grace(live).as_ref() != Some(&new) {
+            errors.push(FieldError::invalid(
+                "metadata.deletionGracePeriodSeconds",
+                BadValue::Value(new),
+                "field is immutable",
+            ));
+        }
+    }
+    errors
+}
+
+/// A `*metav1.Time` as `ErrorBody` prints it: its JSON (RFC 3339 in UTC, whole seconds) from
+/// 1.34, `time.Time.String()` before (the server's local zone, UTC in its images).
+fn time_value(v: &Value) -> BadValue {
+    let text = v.as_str().unwrap_or("");
+    match chrono::DateTime::parse_from_rfc3339(text) {
+        Ok(t) => {
+            let utc = t.with_timezone(&chrono::Utc);
+            let nanos = utc.timestamp_subsec_nanos();
+            let fraction = if nanos == 0 {
+                String::new()
+            } else {
+                format!(".{nanos:09}").trim_end_matches('0').to_string()
+            };
+            BadValue::GoValue {
+                value: Value::from(utc.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+                go_syntax: format!("{}{fraction} +0000 UTC", utc.format("%Y-%m-%d %H:%M:%S")),
+            }
+        }
+        Err(_) => FieldError::string_value(text),
     }
 }
 
@@ -285,6 +351,9 @@ pub enum Refusal {
     Conflict(String),
     /// 500 without a reason (an error the server does not classify).
     Internal(String),
+    /// 422 `metadata.resourceVersion: Invalid value: 0: must be specified for an update`: a PUT
+    /// without a resourceVersion of a kind whose strategy allows no unconditional update.
+    ResourceVersionRequired,
 }
 
 /// `apiserver/pkg/registry/generic/registry` `OptimisticLockErrorMsg`.
@@ -351,7 +420,17 @@ pub fn preconditions(
             ))));
         }
     }
-    let body_rv = meta(body, "resourceVersion")?;
+    // Custom resources allow no unconditional update (apiextensions-apiserver customresource
+    // strategy `AllowUnconditionalUpdate`): the store refuses a PUT whose resourceVersion is
+    // missing or 0 (registry store.go `Update`) before comparing versions.
+    let body_rv = meta(body, "resourceVersion");
+    if write == WriteKind::Put
+        && resource.custom
+        && body_rv.as_deref().is_none_or(|rv| parse_uint(rv) == Ok(0))
+    {
+        return Some(Refusal::ResourceVersionRequired);
+    }
+    let body_rv = body_rv?;
     let wanted = match parse_uint(&body_rv) {
         Ok(n) => n,
         Err(e) => return Some(Refusal::Internal(e)),

@@ -1,9 +1,12 @@
 //! Object metadata, as apimachinery's `ValidateObjectMetaAccessor` (create) and
 //! `ValidateObjectMetaAccessorUpdate` (update) check it: the name in its kind's format,
-//! generateName, the namespace, labels, annotations and their total size.
+//! generateName, the namespace, labels, annotations and their total size, owner references
+//! ([`super::owner_refs`]), finalizers ([`super::finalizers`]) and the update's immutable fields.
 
 use super::super::formats;
+use super::super::precondition;
 use super::super::{FieldError, Write};
+use super::{finalizers, owner_refs};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 
@@ -142,6 +145,36 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         version,
         errors,
     );
+    owner_refs::check(
+        meta.get("ownerReferences"),
+        "metadata.ownerReferences",
+        version,
+        errors,
+    );
+    finalizers::check(
+        meta.get("finalizers"),
+        "metadata.finalizers",
+        version,
+        errors,
+    );
+    // `metadata.managedFields` (`ValidateManagedFields`) is not checked: an applied object
+    // may carry none (the field manager's 400), and an update's are re-encoded by the field
+    // manager before validation.
+    if let Some(live) = w.live {
+        // `ValidateObjectMetaAccessorUpdate`, after the create checks in `validateCommonFields`.
+        finalizers::no_new_while_deleting(
+            meta.get("finalizers"),
+            live,
+            "metadata.finalizers",
+            errors,
+        );
+        errors.extend(precondition::immutable_metadata(w, object));
+    }
+    // The kind's own `ValidateObjectMeta`/`ValidateObjectMetaUpdate` through the core wrapper.
+    let gvk = &w.kind.gvk;
+    if w.kind.is_builtin() && finalizers::core_wrapper(&gvk.group, &gvk.kind) {
+        finalizers::kube_names(meta.get("finalizers"), "metadata.finalizers", errors);
+    }
 }
 
 /// The namespace of a namespaced object must be a DNS label; cluster-scoped objects have had

@@ -33,6 +33,7 @@ mod env;
 mod event;
 mod failure_policy;
 mod fields;
+pub(crate) mod finalizers;
 mod flow_schema;
 mod host_ports;
 mod hpa_metrics;
@@ -51,6 +52,7 @@ mod netaddr;
 mod network_policy;
 mod networking;
 mod node;
+mod owner_refs;
 mod pod;
 mod pod_misc;
 mod pod_os;
@@ -272,8 +274,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
 /// ([`scale`]).
 pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
-    if subresource_unmodelled || w.kind.deduced {
+    if !checks_metadata(w) {
         return errors;
     }
     meta::check(w, object, &mut errors);
@@ -286,6 +287,14 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
         }
     }
     errors
+}
+
+/// Whether [`check`] validates the write at all (and with it the object metadata, including
+/// the update's immutable fields): not for kinds without a schema nor for subresources other
+/// than the built-in `scale`.
+pub fn checks_metadata(w: &Write) -> bool {
+    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
+    !(subresource_unmodelled || w.kind.deduced)
 }
 
 #[cfg(test)]
