@@ -133,7 +133,7 @@ impl<'a> Write<'a> {
         let mut errors = if builtin::checks_metadata(self) {
             Vec::new()
         } else {
-            precondition::immutable_metadata(self, &object)
+            builtin::meta_update::immutable_metadata(self, &object)
         };
         errors.extend(builtin::check(self, &object));
         let mut warnings = Vec::new();

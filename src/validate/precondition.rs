@@ -10,7 +10,9 @@
 //!   the versioner's parse error (500), another version the optimistic-lock 409;
 //! - `metadata.uid`: on a create by apply the patch handler's `uid mismatch` 409
 //!   (endpoints/handlers/patch.go `applyPatch`), on a PUT the storage precondition's 409
-//!   (storage `Preconditions.Check`, `StorageError`).
+//!   (storage `Preconditions.Check`, `StorageError`);
+//! - a PUT of a custom resource without a resourceVersion: the store's 422 against the
+//!   resource (`metadata.resourceVersion: Invalid value: 0: must be specified for an update`).
 //!
 //! A resourceVersion on an apply that creates is ignored: the store's create-on-update path
 //! never compares it and storage clears it (storage `PrepareObjectForStorage`).
@@ -98,76 +100,6 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
             )],
             w.version(),
         )),
-    }
-}
-
-/// `ValidateObjectMetaAccessorUpdate`'s immutable fields the registry does not restore
-/// (rest.BeforeUpdate restores a missing uid, the creation timestamp, a set deletion timestamp
-/// and a removed grace period from the stored object first): a uid naming another object (an
-/// apply or patch; a PUT's uid is refused earlier, as a storage precondition, [`check`]), a
-/// deletion timestamp on an object not being deleted, and a changed or added
-/// `deletionGracePeriodSeconds`. Empty on create.
-pub fn immutable_metadata(w: &Write, object: &Value) -> Vec<FieldError> {
-    let Some(live) = w.live else {
-        return Vec::new();
-    };
-    let field = |v: &'_ Value, key: &str| -> Option<Value> {
-        v.get_path(&["metadata", key])
-            .filter(|x| !x.is_null() && x.as_str() != Some(""))
-            .cloned()
-    };
-    let mut errors = Vec::new();
-    if let (Some(old), Some(Value::String(new))) = (field(live, "uid"), field(object, "uid")) {
-        if old.as_str() != Some(new.as_str()) {
-            errors.push(FieldError::invalid(
-                "metadata.uid",
-                FieldError::string_value(&new),
-                "field is immutable",
-            ));
-        }
-    }
-    if let (None, Some(new)) = (
-        field(live, "deletionTimestamp"),
-        field(object, "deletionTimestamp"),
-    ) {
-        errors.push(FieldError::invalid(
-            "metadata.deletionTimestamp",
-            time_value(&new),
-            "field is immutable",
-        ));
-    }
-    let grace = |v: &Value| field(v, "deletionGracePeriodSeconds");
-    if let Some(new) = grace(object) {
-        if grace(live).as_ref() != Some(&new) {
-            errors.push(FieldError::invalid(
-                "metadata.deletionGracePeriodSeconds",
-                BadValue::Value(new),
-                "field is immutable",
-            ));
-        }
-    }
-    errors
-}
-
-/// A `*metav1.Time` as `ErrorBody` prints it: its JSON (RFC 3339 in UTC, whole seconds) from
-/// 1.34, `time.Time.String()` before (the server's local zone, UTC in its images).
-fn time_value(v: &Value) -> BadValue {
-    let text = v.as_str().unwrap_or("");
-    match chrono::DateTime::parse_from_rfc3339(text) {
-        Ok(t) => {
-            let utc = t.with_timezone(&chrono::Utc);
-            let nanos = utc.timestamp_subsec_nanos();
-            let fraction = if nanos == 0 {
-                String::new()
-            } else {
-                format!(".{nanos:09}").trim_end_matches('0').to_string()
-            };
-            BadValue::GoValue {
-                value: Value::from(utc.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
-                go_syntax: format!("{}{fraction} +0000 UTC", utc.format("%Y-%m-%d %H:%M:%S")),
-            }
-        }
-        Err(_) => FieldError::string_value(text),
     }
 }
 

@@ -45,6 +45,7 @@ mod legacy_volumes;
 mod limit_range;
 mod match_resources;
 pub(crate) mod meta;
+pub(crate) mod meta_update;
 mod mounts;
 mod mutating_admission_policy;
 mod namespace;
