@@ -128,12 +128,25 @@ impl<'a> Write<'a> {
         builtin::scale::not_found(self, &object)?;
         builtin::scale::check(self, &object)?;
         precondition::check(self, &object)?;
-        let mut errors = precondition::immutable_metadata(self, &object);
+        // The metadata update checks run with the rest of the metadata's when built-in
+        // validation runs, in the server's order.
+        let mut errors = if builtin::checks_metadata(self) {
+            Vec::new()
+        } else {
+            builtin::meta_update::immutable_metadata(self, &object)
+        };
         errors.extend(builtin::check(self, &object));
         let mut warnings = Vec::new();
         let custom = crd::check(self, &object, &errors, &mut warnings);
         errors.extend(custom);
         if errors.is_empty() {
+            if crate::defaults::classify(self.kind) == crate::defaults::KindClass::Custom {
+                warnings.extend(builtin::finalizers::custom_resource_warnings(
+                    &object,
+                    self.live,
+                    self.version(),
+                ));
+            }
             return Ok(warnings);
         }
         Err(self.invalid(&object, &errors))

@@ -10,12 +10,14 @@
 //!   the versioner's parse error (500), another version the optimistic-lock 409;
 //! - `metadata.uid`: on a create by apply the patch handler's `uid mismatch` 409
 //!   (endpoints/handlers/patch.go `applyPatch`), on a PUT the storage precondition's 409
-//!   (storage `Preconditions.Check`, `StorageError`).
+//!   (storage `Preconditions.Check`, `StorageError`);
+//! - a PUT of a custom resource without a resourceVersion: the store's 422 against the
+//!   resource (`metadata.resourceVersion: Invalid value: 0: must be specified for an update`).
 //!
 //! A resourceVersion on an apply that creates is ignored: the store's create-on-update path
 //! never compares it and storage clears it (storage `PrepareObjectForStorage`).
 
-use super::field::FieldError;
+use super::field::{BadValue, FieldError};
 use super::{Reason, StatusError, Write};
 use crate::defaults::KindClass;
 use crate::kube::KubeVersion;
@@ -82,26 +84,22 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
         None => Ok(()),
         Some(Refusal::Conflict(m)) => Err(StatusError::plain(Reason::Conflict, m)),
         Some(Refusal::Internal(m)) => Err(StatusError::plain(Reason::Unknown, m)),
-    }
-}
-
-/// `ValidateObjectMetaAccessorUpdate`'s immutable uid (rest.BeforeUpdate, before the kind's
-/// own update validation): an apply or patch that names another object's uid. A PUT's uid
-/// is refused earlier, as a storage precondition ([`check`]).
-pub fn immutable_metadata(w: &Write, object: &Value) -> Vec<FieldError> {
-    let uid = |v: &Value| {
-        v.get_path(&["metadata", "uid"])
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
-    match (w.live.and_then(uid), uid(object)) {
-        (Some(old), Some(new)) if old != new => vec![FieldError::invalid(
-            "metadata.uid",
-            FieldError::string_value(&new),
-            "field is immutable",
-        )],
-        _ => Vec::new(),
+        // The store reports it against the resource, not the kind (`qualifiedKind`).
+        Some(Refusal::ResourceVersionRequired) => Err(StatusError::invalid(
+            resource.group,
+            plural,
+            resource.name,
+            &[FieldError::invalid(
+                "metadata.resourceVersion",
+                // A uint64: `%#v` is hexadecimal before 1.34, JSON since.
+                BadValue::GoValue {
+                    value: Value::Int(0),
+                    go_syntax: "0x0".into(),
+                },
+                "must be specified for an update",
+            )],
+            w.version(),
+        )),
     }
 }
 
@@ -285,6 +283,9 @@ pub enum Refusal {
     Conflict(String),
     /// 500 without a reason (an error the server does not classify).
     Internal(String),
+    /// 422 `metadata.resourceVersion: Invalid value: 0: must be specified for an update`: a PUT
+    /// without a resourceVersion of a kind whose strategy allows no unconditional update.
+    ResourceVersionRequired,
 }
 
 /// `apiserver/pkg/registry/generic/registry` `OptimisticLockErrorMsg`.
@@ -351,7 +352,17 @@ pub fn preconditions(
             ))));
         }
     }
-    let body_rv = meta(body, "resourceVersion")?;
+    // Custom resources allow no unconditional update (apiextensions-apiserver customresource
+    // strategy `AllowUnconditionalUpdate`): the store refuses a PUT whose resourceVersion is
+    // missing or 0 (registry store.go `Update`) before comparing versions.
+    let body_rv = meta(body, "resourceVersion");
+    if write == WriteKind::Put
+        && resource.custom
+        && body_rv.as_deref().is_none_or(|rv| parse_uint(rv) == Ok(0))
+    {
+        return Some(Refusal::ResourceVersionRequired);
+    }
+    let body_rv = body_rv?;
     let wanted = match parse_uint(&body_rv) {
         Ok(n) => n,
         Err(e) => return Some(Refusal::Internal(e)),

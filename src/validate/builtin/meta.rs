@@ -1,9 +1,11 @@
 //! Object metadata, as apimachinery's `ValidateObjectMetaAccessor` (create) and
 //! `ValidateObjectMetaAccessorUpdate` (update) check it: the name in its kind's format,
-//! generateName, the namespace, labels, annotations and their total size.
+//! generateName, the namespace, labels, annotations and their total size, owner references
+//! ([`super::owner_refs`]), finalizers ([`super::finalizers`]) and the update's immutable fields.
 
 use super::super::formats;
 use super::super::{FieldError, Write};
+use super::{finalizers, meta_update, owner_refs};
 use crate::kube::KubeVersion;
 use crate::value::Value;
 
@@ -174,6 +176,36 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         version,
         errors,
     );
+    owner_refs::check(
+        meta.get("ownerReferences"),
+        "metadata.ownerReferences",
+        version,
+        errors,
+    );
+    finalizers::check(
+        meta.get("finalizers"),
+        "metadata.finalizers",
+        version,
+        errors,
+    );
+    // `metadata.managedFields` (`ValidateManagedFields`) is not checked: an applied object
+    // may carry none (the field manager's 400), and an update's are re-encoded by the field
+    // manager before validation.
+    if let Some(live) = w.live {
+        // `ValidateObjectMetaAccessorUpdate`, after the create checks in `validateCommonFields`.
+        finalizers::no_new_while_deleting(
+            meta.get("finalizers"),
+            live,
+            "metadata.finalizers",
+            errors,
+        );
+        errors.extend(meta_update::immutable_metadata(w, object));
+    }
+    // The kind's own `ValidateObjectMeta`/`ValidateObjectMetaUpdate` through the core wrapper.
+    let gvk = &w.kind.gvk;
+    if w.kind.is_builtin() && finalizers::core_wrapper(&gvk.group, &gvk.kind) {
+        finalizers::kube_names(meta.get("finalizers"), "metadata.finalizers", errors);
+    }
 }
 
 /// The namespace of a namespaced object must be a DNS label; cluster-scoped objects have had
@@ -257,5 +289,58 @@ pub fn annotations(
             TOTAL_ANNOTATION_SIZE_LIMIT,
             version,
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::refusal_causes;
+
+    const LIVE: &str = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default",
+      "uid":"6f61","resourceVersion":"7","finalizers":["example.com/keep"]}}"#;
+
+    #[test]
+    fn update_checks_come_after_the_create_checks() {
+        // validateCommonFields: ValidateObjectMetaAccessor (labels, owner references,
+        // finalizers), then ValidateObjectMetaAccessorUpdate (uid), then the core wrapper.
+        let object = LIVE
+            .replace(r#""uid":"6f61""#, r#""uid":"0000","labels":{"a":"-x"}"#)
+            .replace(r#""example.com/keep""#, r#""example.com/keep","keep""#);
+        let causes = refusal_causes(&object, Some(LIVE), 37);
+        assert_eq!(causes.len(), 3, "{causes:?}");
+        assert!(causes[0].starts_with("metadata.labels: Invalid value: \"-x\""));
+        assert_eq!(
+            causes[1],
+            "metadata.uid: Invalid value: \"0000\": field is immutable"
+        );
+        assert_eq!(
+            causes[2],
+            "metadata.finalizers[1]: Invalid value: \"keep\": name is neither a standard finalizer name nor is it fully qualified"
+        );
+    }
+
+    #[test]
+    fn a_restored_grace_period_is_not_a_change() {
+        let live = LIVE.replace(
+            r#""resourceVersion":"7""#,
+            r#""resourceVersion":"7","deletionTimestamp":"2024-05-01T10:00:00Z","deletionGracePeriodSeconds":30"#,
+        );
+        // An update body without them: the registry restores both from the stored object.
+        assert!(refusal_causes(LIVE, Some(&live), 37).is_empty());
+        let changed = live.replace(
+            r#""deletionGracePeriodSeconds":30"#,
+            r#""deletionGracePeriodSeconds":0"#,
+        );
+        assert_eq!(
+            refusal_causes(&changed, Some(&live), 33),
+            ["metadata.deletionGracePeriodSeconds: Invalid value: 0: field is immutable"]
+        );
+        assert_eq!(
+            refusal_causes(&live, Some(LIVE), 33),
+            [
+                "metadata.deletionTimestamp: Invalid value: 2024-05-01 10:00:00 +0000 UTC: field is immutable",
+                "metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable",
+            ]
+        );
     }
 }

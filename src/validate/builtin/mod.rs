@@ -40,6 +40,7 @@ mod env;
 mod event;
 mod failure_policy;
 mod fields;
+pub(crate) mod finalizers;
 mod flow_schema;
 mod host_ports;
 mod hpa_metrics;
@@ -52,6 +53,7 @@ mod legacy_volumes;
 mod limit_range;
 mod match_resources;
 pub(crate) mod meta;
+pub(crate) mod meta_update;
 mod mounts;
 mod mutating_admission_policy;
 mod namespace;
@@ -59,6 +61,7 @@ mod netaddr;
 mod network_policy;
 mod networking;
 mod node;
+mod owner_refs;
 mod pod;
 mod pod_misc;
 mod pod_os;
@@ -308,8 +311,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
 /// ([`scale`]).
 pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
-    if subresource_unmodelled || w.kind.deduced {
+    if !checks_metadata(w) {
         return errors;
     }
     meta::check(w, object, &mut errors);
@@ -330,6 +332,14 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
 /// as a schema for its custom resources.
 pub fn crd_extensions_refused(crd: &Value) -> bool {
     crd_openapi::refuses_extensions(crd)
+}
+
+/// Whether [`check`] validates the write at all (and with it the object metadata, including
+/// the update's immutable fields): not for kinds without a schema nor for subresources other
+/// than the built-in `scale`.
+pub fn checks_metadata(w: &Write) -> bool {
+    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
+    !(subresource_unmodelled || w.kind.deduced)
 }
 
 #[cfg(test)]

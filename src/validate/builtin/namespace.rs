@@ -13,7 +13,7 @@ use super::fields::{items, spec};
 use crate::value::Value;
 
 /// `helper.IsStandardFinalizerName`: `kubernetes`, `orphan`, `foregroundDeletion`.
-const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+pub(super) const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
 
 /// `ValidateNamespace` (create) / `ValidateNamespaceUpdate` (nothing beyond the metadata).
 pub fn namespace(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
