@@ -4,6 +4,7 @@
 
 use kssa::kube::SchemaRegistry;
 use kssa::managed::{Operation, WriteRequest};
+use kssa::validate::FieldValidation;
 use kssa::value::Value;
 use std::sync::OnceLock;
 
@@ -40,7 +41,9 @@ pub fn requests(operation: Operation) -> impl Iterator<Item = WriteRequest<'stat
             reset_fields: true,
             normalize_unions: !force,
             defaulting,
-            validation: None,
+            // With defaulting the write is also checked as the server checks it (the built-in
+            // rules, CRD schemas, decoding); without, the engine alone.
+            validation: defaulting.then_some(FieldValidation::Strict),
             managed_fields: true,
         })
     })
