@@ -140,6 +140,11 @@ fn filled(
     path: &mut String,
     out: &mut Vec<String>,
 ) {
+    // A part the server kept as it was applied (the merge and the round trip share what they
+    // do not change) holds nothing it filled in.
+    if Value::same_shared(applied, stored) {
+        return;
+    }
     let len = path.len();
     match stored {
         Value::Map(m) => {

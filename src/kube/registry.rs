@@ -6,7 +6,7 @@ use super::version::KubeVersion;
 use crate::schema::builtin::{builtin_for, BuiltinSchemas};
 use crate::schema::crd::{crd_type_name, load_schema_document, CrdConversion, LoadedSchemas};
 use crate::schema::{KindInfo, Schema, SchemaError, TypeRef, UNTYPED_DEDUCED};
-use crate::validate::crd::SchemaNode;
+use crate::validate::crd::LazySchema;
 use crate::value::Value;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,7 +26,7 @@ pub struct ResolvedKind {
     /// The other versions the object is served at (see [`super::convert`]).
     pub versions: KindVersions,
     /// For a custom resource: its CRD version's schema as validation reads it.
-    pub crd_validation: Option<Arc<SchemaNode>>,
+    pub crd_validation: Option<Arc<LazySchema>>,
     /// The kind's version converter, built by the first object that needs it and shared by
     /// every clone of this resolution (see [`super::convert::VersionConverter::for_kind`]).
     pub(crate) converter: ConverterSlot,

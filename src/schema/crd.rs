@@ -7,7 +7,7 @@ use super::openapi::{
     ConvertOptions, OBJECT_META,
 };
 use super::*;
-use crate::validate::crd::SchemaNode;
+use crate::validate::crd::LazySchema;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ pub struct LoadedSchemas {
     pub crd: Option<CrdConversion>,
     /// For a CustomResourceDefinition: each served version's `openAPIV3Schema` as the
     /// validation of custom resources reads it.
-    pub validation: Vec<(String, Arc<SchemaNode>)>,
+    pub validation: Vec<(String, Arc<LazySchema>)>,
 }
 
 /// How the API server converts a custom resource between its versions
@@ -133,7 +133,7 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
             .or_else(|| spec.get_path(&["validation", "openAPIV3Schema"]));
         types.push(crd_root_type(&type_name, schema, options)?);
         if let Some(s) = schema {
-            validation.push((version.to_string(), Arc::new(SchemaNode::parse(s))));
+            validation.push((version.to_string(), Arc::new(LazySchema::new(s.clone()))));
         }
         kinds.push(KindInfo {
             group: group.to_string(),

@@ -30,6 +30,16 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether both are the same shared map or list: then they are equal, and so is everything
+    /// below them, without looking inside.
+    pub fn same_shared(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Map(a), Value::Map(b)) => Map::ptr_eq(a, b),
+            (Value::List(a), Value::List(b)) => List::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }

@@ -210,8 +210,9 @@ fn strict_create(e: &Event, errors: &mut Vec<FieldError>) {
 }
 
 /// The strict rules of `ValidateEventUpdate` after the metadata: the series when it changed,
-/// then every field immutable (`reason` twice, as upstream lists it). The timestamps'
-/// immutability is not checked.
+/// then every field immutable (`reason` twice, as upstream lists it). Times compare as
+/// instants (`Semantic.DeepEqual`; `eventTime` truncated to the microsecond, which its
+/// encoding already is).
 fn strict_update(e: &Event, old: &Event, errors: &mut Vec<FieldError>) {
     if e.field("series") != old.field("series") {
         series(e, errors);
@@ -225,9 +226,12 @@ fn strict_update(e: &Event, old: &Event, errors: &mut Vec<FieldError>) {
         "reason",
         "message",
         "source",
+        "firstTimestamp",
+        "lastTimestamp",
         "count",
         "reason",
         "type",
+        "eventTime",
         "action",
         "related",
         "reportingController",
@@ -238,6 +242,12 @@ fn strict_update(e: &Event, old: &Event, errors: &mut Vec<FieldError>) {
                 let (new, was) = (reference(e, field), reference(old, field));
                 if new != was {
                     immutable(errors, field, new);
+                }
+            }
+            "firstTimestamp" | "lastTimestamp" | "eventTime" => {
+                let (new, was) = (time_text(e, field), time_text(old, field));
+                if new != was {
+                    immutable(errors, field, time_value(new, field == "eventTime"));
                 }
             }
             "count" => {
@@ -251,6 +261,41 @@ fn strict_update(e: &Event, old: &Event, errors: &mut Vec<FieldError>) {
             }
             _ => {}
         }
+    }
+}
+
+/// A `metav1.Time` or `MicroTime` field as the round trip left it (RFC 3339 in UTC); `None`
+/// for the zero time.
+fn time_text<'v>(e: &Event<'v>, field: &str) -> Option<&'v str> {
+    e.field(field)
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+}
+
+/// A time as the server quotes it: its JSON from 1.34 (`null` for the zero time), before that
+/// `time.Time`'s `String()` (the types are `fmt.Stringer`s) in the server's local zone, taken
+/// to be UTC: `2024-05-01 10:00:00.5 +0000 UTC`.
+fn time_value(text: Option<&str>, micro: bool) -> BadValue {
+    let Some(text) = text else {
+        return BadValue::GoValue {
+            value: Value::Null,
+            go_syntax: "0001-01-01 00:00:00 +0000 UTC".into(),
+        };
+    };
+    let (seconds, fraction) = text
+        .trim_end_matches('Z')
+        .split_once('.')
+        .unwrap_or((text.trim_end_matches('Z'), ""));
+    let mut go_syntax = seconds.replacen('T', " ", 1);
+    let fraction = fraction.trim_end_matches('0');
+    if micro && !fraction.is_empty() {
+        go_syntax.push('.');
+        go_syntax.push_str(fraction);
+    }
+    go_syntax.push_str(" +0000 UTC");
+    BadValue::GoValue {
+        value: Value::String(text.to_string()),
+        go_syntax,
     }
 }
 

@@ -107,6 +107,33 @@ fn events_k8s_io_updates_keep_the_event() {
         refusal_causes(&changed, Some(EVENTS), 33)[0],
         "involvedObject: Invalid value: core.ObjectReference{Kind:\"Deployment\", Namespace:\"default\", Name:\"api\", UID:\"\", APIVersion:\"apps/v1\", ResourceVersion:\"\", FieldPath:\"\"}: field is immutable"
     );
+    // The event time is immutable too, quoted as JSON from 1.34 and as `time.Time`'s String()
+    // before.
+    let retimed = EVENTS.replace("10:00:00.000000Z", "10:00:01.250000Z");
+    assert_eq!(
+        refusal_causes(&retimed, Some(EVENTS), 37),
+        ["eventTime: Invalid value: \"2024-05-01T10:00:01.250000Z\": field is immutable"]
+    );
+    assert_eq!(
+        refusal_causes(&retimed, Some(EVENTS), 33),
+        ["eventTime: Invalid value: 2024-05-01 10:00:01.25 +0000 UTC: field is immutable"]
+    );
+    let first = EVENTS.replace(
+        r#""type":"Normal"}"#,
+        r#""type":"Normal","deprecatedFirstTimestamp":"2024-05-01T09:00:00Z"}"#,
+    );
+    assert_eq!(
+        refusal_causes(&first, Some(EVENTS), 36),
+        ["firstTimestamp: Invalid value: \"2024-05-01T09:00:00Z\": field is immutable"]
+    );
+    assert_eq!(
+        refusal_causes(&EVENTS.to_string(), Some(&first), 32),
+        ["firstTimestamp: Invalid value: 0001-01-01 00:00:00 +0000 UTC: field is immutable"]
+    );
+    assert_eq!(
+        refusal_causes(&EVENTS.to_string(), Some(&first), 34),
+        ["firstTimestamp: Invalid value: null: field is immutable"]
+    );
     // core/v1 updates only run the legacy rules.
     let core = CORE.replace("Started container web", "Restarted");
     assert!(refusal_causes(&core, Some(CORE), 37).is_empty());

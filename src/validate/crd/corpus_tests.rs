@@ -7,7 +7,7 @@ use crate::schema::crd::load_schema_document;
 use std::path::Path;
 
 /// The served version's schema of the one CRD in `testdata/crds/<file>`.
-fn crd_schema(file: &str, version: &str) -> std::sync::Arc<SchemaNode> {
+fn crd_schema(file: &str, version: &str) -> std::sync::Arc<LazySchema> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/crds")
         .join(file);
@@ -43,8 +43,13 @@ fn check(file: &str, version: &str, object: &str, old: Option<&str>) -> Vec<Stri
     let schema = crd_schema(file, version);
     let object: Value = serde_yaml::from_str(object).unwrap();
     let old: Option<Value> = old.map(|o| serde_yaml::from_str(o).unwrap());
-    let verdict =
-        validate_custom_resource(&schema, &object, old.as_ref(), &[], KubeVersion::NEWEST);
+    let verdict = validate_custom_resource(
+        schema.node(),
+        &object,
+        old.as_ref(),
+        &[],
+        KubeVersion::NEWEST,
+    );
     assert!(verdict.skipped.is_empty(), "{:?}", verdict.skipped);
     verdict.errors.iter().map(render).collect()
 }

@@ -24,7 +24,7 @@ mod structural;
 mod wording;
 
 pub use self::cel::SkippedRule;
-pub use schema::SchemaNode;
+pub use schema::{LazySchema, SchemaNode};
 
 use super::Write;
 use crate::kube::KubeVersion;
@@ -41,7 +41,7 @@ pub fn check(
     earlier: &[FieldError],
     warnings: &mut Vec<String>,
 ) -> Vec<FieldError> {
-    let Some(schema) = w.kind.crd_validation.as_deref() else {
+    let Some(schema) = w.kind.crd_validation.as_deref().map(LazySchema::node) else {
         return Vec::new();
     };
     let verdict = validate_custom_resource(schema, object, w.live, earlier, w.version());

@@ -48,6 +48,28 @@ pub struct SchemaNode {
     pub not: Option<Box<SchemaNode>>,
 }
 
+/// A CRD version's schema, read into nodes when the first custom resource of that version is
+/// validated: a bundle loads its CRDs for their topology, and most of their kinds have no
+/// object in it.
+#[derive(Debug)]
+pub struct LazySchema {
+    source: Value,
+    parsed: OnceLock<SchemaNode>,
+}
+
+impl LazySchema {
+    pub fn new(source: Value) -> LazySchema {
+        LazySchema {
+            source,
+            parsed: OnceLock::new(),
+        }
+    }
+
+    pub fn node(&self) -> &SchemaNode {
+        self.parsed.get_or_init(|| SchemaNode::parse(&self.source))
+    }
+}
+
 /// A `pattern`, compiled on first use (Go's RE2 and Rust's regex share the syntax the API server
 /// accepts).
 #[derive(Debug)]
@@ -90,69 +112,66 @@ pub struct Rule {
 }
 
 impl SchemaNode {
-    /// Reads a node of an `openAPIV3Schema`; unknown keywords are ignored.
+    /// Reads a node of an `openAPIV3Schema`; unknown keywords are ignored. One pass over the
+    /// node's keywords: a CRD's schema has thousands of nodes, and looking each keyword up
+    /// in turn was most of what reading one cost.
     pub fn parse(v: &Value) -> SchemaNode {
-        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
-        let int = |k: &str| v.get(k).and_then(number_as_i64);
-        let float = |k: &str| v.get(k).and_then(number_as_f64);
-        let properties = v
-            .get("properties")
-            .and_then(Value::as_map)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, s)| (k.clone(), SchemaNode::parse(s)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let additional_properties = v
-            .get("additionalProperties")
-            .filter(|a| a.as_map().is_some())
-            .map(|a| Box::new(SchemaNode::parse(a)));
-        SchemaNode {
-            type_name: text("type"),
-            format: text("format").filter(|f| !f.is_empty()),
-            nullable: flag("nullable"),
-            int_or_string: flag("x-kubernetes-int-or-string"),
-            preserve_unknown_fields: flag("x-kubernetes-preserve-unknown-fields"),
-            embedded_resource: flag("x-kubernetes-embedded-resource"),
-            enum_values: v.get("enum").and_then(Value::as_list).cloned(),
-            pattern: text("pattern").map(Pattern::new),
-            minimum: float("minimum"),
-            exclusive_minimum: flag("exclusiveMinimum"),
-            maximum: float("maximum"),
-            exclusive_maximum: flag("exclusiveMaximum"),
-            multiple_of: float("multipleOf"),
-            min_length: int("minLength"),
-            max_length: int("maxLength"),
-            min_items: int("minItems"),
-            max_items: int("maxItems"),
-            unique_items: flag("uniqueItems"),
-            min_properties: int("minProperties"),
-            max_properties: int("maxProperties"),
-            required: strings(v.get("required")),
-            properties,
-            additional_properties,
-            items: v
-                .get("items")
-                .filter(|i| i.as_map().is_some())
-                .map(|i| Box::new(SchemaNode::parse(i))),
-            list_type: text("x-kubernetes-list-type"),
-            list_map_keys: strings(v.get("x-kubernetes-list-map-keys")),
-            map_type: text("x-kubernetes-map-type"),
-            rules: v
-                .get("x-kubernetes-validations")
-                .and_then(Value::as_list)
-                .map(|l| l.iter().filter_map(Rule::parse).collect())
-                .unwrap_or_default(),
-            all_of: nodes(v.get("allOf")),
-            any_of: nodes(v.get("anyOf")),
-            one_of: nodes(v.get("oneOf")),
-            not: v
-                .get("not")
-                .filter(|n| n.as_map().is_some())
-                .map(|n| Box::new(SchemaNode::parse(n))),
+        let mut node = SchemaNode::default();
+        let Some(keywords) = v.as_map() else {
+            return node;
+        };
+        for (key, value) in keywords.iter() {
+            let text = || value.as_str().map(str::to_string);
+            let flag = value.as_bool() == Some(true);
+            let schema = || value.as_map().map(|_| Box::new(SchemaNode::parse(value)));
+            match key.as_str() {
+                "type" => node.type_name = text(),
+                "format" => node.format = text().filter(|f| !f.is_empty()),
+                "nullable" => node.nullable = flag,
+                "x-kubernetes-int-or-string" => node.int_or_string = flag,
+                "x-kubernetes-preserve-unknown-fields" => node.preserve_unknown_fields = flag,
+                "x-kubernetes-embedded-resource" => node.embedded_resource = flag,
+                "enum" => node.enum_values = value.as_list().cloned(),
+                "pattern" => node.pattern = text().map(Pattern::new),
+                "minimum" => node.minimum = number_as_f64(value),
+                "exclusiveMinimum" => node.exclusive_minimum = flag,
+                "maximum" => node.maximum = number_as_f64(value),
+                "exclusiveMaximum" => node.exclusive_maximum = flag,
+                "multipleOf" => node.multiple_of = number_as_f64(value),
+                "minLength" => node.min_length = number_as_i64(value),
+                "maxLength" => node.max_length = number_as_i64(value),
+                "minItems" => node.min_items = number_as_i64(value),
+                "maxItems" => node.max_items = number_as_i64(value),
+                "uniqueItems" => node.unique_items = flag,
+                "minProperties" => node.min_properties = number_as_i64(value),
+                "maxProperties" => node.max_properties = number_as_i64(value),
+                "required" => node.required = strings(value),
+                "properties" => {
+                    if let Some(m) = value.as_map() {
+                        node.properties = m
+                            .iter()
+                            .map(|(k, s)| (k.clone(), SchemaNode::parse(s)))
+                            .collect();
+                    }
+                }
+                "additionalProperties" => node.additional_properties = schema(),
+                "items" => node.items = schema(),
+                "x-kubernetes-list-type" => node.list_type = text(),
+                "x-kubernetes-list-map-keys" => node.list_map_keys = strings(value),
+                "x-kubernetes-map-type" => node.map_type = text(),
+                "x-kubernetes-validations" => {
+                    if let Some(l) = value.as_list() {
+                        node.rules = l.iter().filter_map(Rule::parse).collect();
+                    }
+                }
+                "allOf" => node.all_of = nodes(value),
+                "anyOf" => node.any_of = nodes(value),
+                "oneOf" => node.one_of = nodes(value),
+                "not" => node.not = schema(),
+                _ => {}
+            }
         }
+        node
     }
 
     /// The schema of a map's value under `key`: a declared property, else `additionalProperties`.
@@ -214,14 +233,14 @@ impl Rule {
     }
 }
 
-fn nodes(v: Option<&Value>) -> Vec<SchemaNode> {
-    v.and_then(Value::as_list)
+fn nodes(v: &Value) -> Vec<SchemaNode> {
+    v.as_list()
         .map(|l| l.iter().map(SchemaNode::parse).collect())
         .unwrap_or_default()
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_list)
+fn strings(v: &Value) -> Vec<String> {
+    v.as_list()
         .map(|l| {
             l.iter()
                 .filter_map(Value::as_str)
