@@ -99,6 +99,7 @@ pub(crate) mod status;
 mod status_apps;
 mod status_batch;
 mod status_core;
+mod status_pod;
 mod storage;
 mod storage_attachment;
 mod storage_capacity;

@@ -8,7 +8,7 @@
 //! what a status write may change is checked here.
 
 use super::super::{BadValue, FieldError, Write};
-use super::{node, status_apps, status_batch, status_core};
+use super::{node, status_apps, status_batch, status_core, status_pod};
 use crate::value::Value;
 
 /// The rules of one kind's status strategy: `(w, object, errors)`.
@@ -23,6 +23,7 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
     ("apps", "StatefulSet", status_apps::stateful_set),
     ("apps", "DaemonSet", status_apps::daemon_set),
     ("batch", "Job", status_batch::job),
+    ("", "Pod", status_pod::pod),
     ("", "Service", status_core::service),
     ("", "Namespace", status_core::namespace),
     // pkg/registry/core/node/strategy.go: `nodeStatusStrategy.ValidateUpdate` runs

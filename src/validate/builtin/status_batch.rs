@@ -408,12 +408,8 @@ mod tests {
         assert_eq!(
             status_write(37, &done(), &bad).unwrap(),
             "The Job \"pi\" is invalid: \n\
-             * status.conditions: Invalid value: cannot set completionTime when there is no Complete=True condition\n\
+             * status.completionTime: Invalid value: \"2024-05-01T10:01:00Z\": cannot set completionTime when there is no Complete=True condition\n\
              * status.conditions: Invalid value: cannot disable the terminal Complete=True condition"
-                .replace(
-                    "status.conditions: Invalid value: cannot set completionTime",
-                    "status.completionTime: Invalid value: \"2024-05-01T10:01:00Z\": cannot set completionTime"
-                )
         );
     }
 }
