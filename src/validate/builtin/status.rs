@@ -26,6 +26,11 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
     ("", "Pod", status_pod::pod),
     ("", "Service", status_core::service),
     ("", "Namespace", status_core::namespace),
+    (
+        "",
+        "PersistentVolumeClaim",
+        status_core::persistent_volume_claim,
+    ),
     // pkg/registry/core/node/strategy.go: `nodeStatusStrategy.ValidateUpdate` runs
     // `ValidateNodeUpdate`, which validates the whole Node again.
     ("", "Node", node::node),

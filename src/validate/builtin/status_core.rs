@@ -1,13 +1,14 @@
 //! Status writes of core and other built-in kinds whose status strategies check the status
 //! itself: Service (`ValidateServiceStatusUpdate`, `ValidateLoadBalancerStatus`), Namespace
 //! (`ValidateNamespaceStatusUpdate`), all in k8s.io/kubernetes pkg/apis/core/validation;
+//! PersistentVolumeClaim (`ValidatePersistentVolumeClaimStatusUpdate`: the capacity),
 //! HorizontalPodAutoscaler (pkg/apis/autoscaling/validation
 //! `ValidateHorizontalPodAutoscalerStatusUpdate`) and PodDisruptionBudget (pkg/apis/policy/validation
 //! `ValidatePodDisruptionBudgetStatusAndConditions`).
 
 use super::super::{formats, FieldError, Write};
 use super::endpoints::valid_ip;
-use super::fields::{items, present, spec, text};
+use super::fields::{items, present, quantity_text, spec, text};
 use super::netaddr::parse_ip;
 use super::status::{non_negative, status};
 use crate::value::Value;
@@ -107,6 +108,28 @@ pub fn namespace(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
+/// `ValidatePersistentVolumeClaimStatusUpdate`'s `status.capacity`: no quantity below zero
+/// (`validateBasicResource`, quoting `Quantity.Value()`), per resource name in sorted order
+/// (the server ranges over a map). The `allocatedResources` / `allocatedResourceStatuses` rules
+/// of RecoverVolumeExpansionFailure are not modelled.
+pub fn persistent_volume_claim(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let Some(Value::Map(capacity)) = status(object).get("capacity") else {
+        return;
+    };
+    let mut entries: Vec<_> = capacity.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, q) in entries {
+        let value = quantity_text(q).and_then(|t| super::pv::integer_value(&t));
+        if let Some(v) = value.filter(|v| *v < 0) {
+            errors.push(FieldError::invalid(
+                format!("status.capacity[{name}]"),
+                crate::validate::BadValue::Value(Value::Int(v)),
+                "must be a valid resource quantity",
+            ));
+        }
+    }
+}
+
 /// `ValidateHorizontalPodAutoscalerStatusUpdate`: non-negative replica counts.
 pub fn horizontal_pod_autoscaler(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let s = status(object);
@@ -199,6 +222,29 @@ mod tests {
         assert_eq!(
             status_write(37, live, &bad).unwrap(),
             "The HorizontalPodAutoscaler \"web\" is invalid: status.desiredReplicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+    }
+}
+
+#[cfg(test)]
+mod pvc_tests {
+    use super::super::status_tests::status_write;
+
+    #[test]
+    fn claim_capacity_is_not_negative() {
+        let live = r#"{"apiVersion":"v1","kind":"PersistentVolumeClaim",
+          "metadata":{"name":"data","namespace":"default","resourceVersion":"7"},
+          "spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},
+            "volumeName":"pv-1"},
+          "status":{"phase":"Bound","accessModes":["ReadWriteOnce"],"capacity":{"storage":"2Gi"}}}"#;
+        assert_eq!(status_write(37, live, live), None);
+        let bad = live.replace(
+            r#""capacity":{"storage":"2Gi"}"#,
+            r#""capacity":{"storage":"-1Ki"}"#,
+        );
+        assert_eq!(
+            status_write(37, live, &bad).unwrap(),
+            "The PersistentVolumeClaim \"data\" is invalid: status.capacity[storage]: Invalid value: -1024: must be a valid resource quantity"
         );
     }
 }
