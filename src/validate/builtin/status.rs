@@ -7,7 +7,7 @@
 //! before validation by the field manager's reset fields (`crate::managed::reset`), so only
 //! what a status write may change is checked here.
 
-use super::super::{BadValue, FieldError, Write};
+use super::super::{BadValue, FieldError, StatusError, Write};
 use super::{node, status_apps, status_batch, status_core, status_pod};
 use crate::value::Value;
 
@@ -50,6 +50,30 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
 /// own rules).
 pub fn is_builtin_status(w: &Write) -> bool {
     w.subresource == "status" && w.kind.is_builtin()
+}
+
+/// Built-in kinds whose strategy allows create on update (`AllowCreateOnUpdate`), so that
+/// the status store creates rather than answering `NotFound`: pkg/registry/core/service
+/// `svcStrategy`.
+const CREATES_ON_UPDATE: &[(&str, &str)] = &[("", "Service")];
+
+/// The store's `NotFound` for a status write without a stored object: the status endpoints
+/// never create (`StatusREST.Update` passes `forceAllowCreate` false to the store, whatever the
+/// request), and the store creates on update only when the strategy allows it. For custom
+/// resources too (apiextensions-apiserver `customresource/etcd.go` `StatusREST`).
+pub fn not_found(w: &Write, object: &Value) -> Result<(), StatusError> {
+    if w.subresource != "status" || w.live.is_some() {
+        return Ok(());
+    }
+    let gvk = &w.kind.gvk;
+    let creates = w.kind.is_builtin()
+        && CREATES_ON_UPDATE
+            .iter()
+            .any(|(g, k)| *g == gvk.group && *k == gvk.kind);
+    if creates {
+        return Ok(());
+    }
+    super::scale::store_not_found(w, object)
 }
 
 /// The status strategy's rules of `object`'s kind.
