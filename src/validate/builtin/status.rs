@@ -25,6 +25,7 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
     ("batch", "Job", status_batch::job),
     ("", "Pod", status_pod::pod),
     ("", "Service", status_core::service),
+    ("networking.k8s.io", "Ingress", status_core::ingress),
     ("", "Namespace", status_core::namespace),
     (
         "",

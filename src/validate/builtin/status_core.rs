@@ -1,5 +1,6 @@
 //! Status writes of core and other built-in kinds whose status strategies check the status
-//! itself: Service (`ValidateServiceStatusUpdate`, `ValidateLoadBalancerStatus`), Namespace
+//! itself: Service (`ValidateServiceStatusUpdate`, `ValidateLoadBalancerStatus`), Ingress
+//! (pkg/apis/networking/validation `ValidateIngressStatusUpdate`), Namespace
 //! (`ValidateNamespaceStatusUpdate`), all in k8s.io/kubernetes pkg/apis/core/validation;
 //! PersistentVolumeClaim (`ValidatePersistentVolumeClaimStatusUpdate`: the capacity),
 //! HorizontalPodAutoscaler (pkg/apis/autoscaling/validation
@@ -37,13 +38,32 @@ pub fn service(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         ));
         return;
     }
+    load_balancer_points(ingress, at, true, errors);
+}
+
+/// `ValidateIngressStatusUpdate` (pkg/apis/networking/validation
+/// `ValidateIngressLoadBalancerStatus`): the ingress points' `ip` and `hostname` as a
+/// Service's (an Ingress point has no `ipMode`).
+pub fn ingress(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let at = "status.loadBalancer.ingress";
+    let ingress = items(
+        status(object)
+            .get("loadBalancer")
+            .and_then(|l| l.get("ingress")),
+    );
+    load_balancer_points(ingress, at, false, errors);
+}
+
+/// The load balancer's ingress points at `at`: `ip` an IP address, `ipMode` (Services) only
+/// with an `ip` and `Proxy` or `VIP`, `hostname` a DNS subdomain that is not an IP.
+fn load_balancer_points(ingress: &[Value], at: &str, ip_mode: bool, errors: &mut Vec<FieldError>) {
     for (i, point) in ingress.iter().enumerate() {
         let path = format!("{at}[{i}]");
         let ip = text(point, "ip");
         if !ip.is_empty() {
             valid_ip(ip, &format!("{path}.ip"), errors);
         }
-        if let Some(mode) = present(point, "ipMode") {
+        if let Some(mode) = present(point, "ipMode").filter(|_| ip_mode) {
             let mode_path = format!("{path}.ipMode");
             let mode = mode.as_str().unwrap_or("");
             if ip.is_empty() {
@@ -197,6 +217,22 @@ mod tests {
         assert_eq!(
             status_write(37, &live, &bad).unwrap(),
             "The Service \"web\" is invalid: status.loadBalancer.ingress: Forbidden: may only be used when `spec.type` is 'LoadBalancer'"
+        );
+    }
+
+    #[test]
+    fn ingress_points() {
+        let live = r#"{"apiVersion":"networking.k8s.io/v1","kind":"Ingress",
+          "metadata":{"name":"web","namespace":"default","resourceVersion":"7"},
+          "spec":{"defaultBackend":{"service":{"name":"web","port":{"number":80}}}},
+          "status":{"loadBalancer":{}}}"#;
+        let bad = live.replace(
+            r#""loadBalancer":{}"#,
+            r#""loadBalancer":{"ingress":[{"ip":"10.0.0.1"},{"hostname":"LB.example.com"}]}"#,
+        );
+        assert_eq!(
+            status_write(37, live, &bad).unwrap(),
+            "The Ingress \"web\" is invalid: status.loadBalancer.ingress[1].hostname: Invalid value: \"LB.example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
         );
     }
 
