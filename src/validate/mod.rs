@@ -13,7 +13,8 @@
 //!    `--validate`);
 //! 2. the field manager and defaulting ([`crate::managed::write`]);
 //! 3. [`Write::after`], on the object that would be stored: for the `scale` subresource the
-//!    store's `NotFound` and `ValidateScale` ([`builtin::scale`]), the store's preconditions
+//!    store's `NotFound` and `ValidateScale` ([`builtin::scale`]), for the `status` subresource
+//!    the store's `NotFound` ([`builtin::status`]), the store's preconditions
 //!    ([`precondition::check`]: resourceVersion, uid), then the strategy's `Validate` /
 //!    `ValidateUpdate` — [`builtin::check`] for every kind (object metadata) and the built-in
 //!    kinds' rules, [`crd::check`] for custom resources — all field errors of one object
@@ -126,6 +127,7 @@ impl<'a> Write<'a> {
         // A scale write: the store's NotFound, then `ValidateScale` inside the update's
         // `UpdatedObject`, before the store compares resourceVersions.
         builtin::scale::not_found(self, &object)?;
+        builtin::status::not_found(self, &object)?;
         builtin::scale::check(self, &object)?;
         precondition::check(self, &object)?;
         // The metadata update checks run with the rest of the metadata's when built-in

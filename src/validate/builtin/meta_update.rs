@@ -56,7 +56,7 @@ pub fn immutable_metadata(w: &Write, object: &Value) -> Vec<FieldError> {
 
 /// A `*metav1.Time` as `ErrorBody` prints it: its JSON (RFC 3339 in UTC, whole seconds) from
 /// 1.34, `time.Time.String()` before (the server's local zone, UTC in its images).
-fn time_value(v: &Value) -> BadValue {
+pub(super) fn time_value(v: &Value) -> BadValue {
     let text = v.as_str().unwrap_or("");
     match chrono::DateTime::parse_from_rfc3339(text) {
         Ok(t) => {

@@ -47,6 +47,7 @@ mod hpa_metrics;
 mod hugepages;
 mod image_volume;
 mod ip_strict;
+mod job_indexes;
 mod job_selector;
 mod lease;
 mod legacy_volumes;
@@ -94,6 +95,11 @@ mod service_cidr;
 mod service_ip;
 mod service_lb;
 mod service_update;
+pub(crate) mod status;
+mod status_apps;
+mod status_batch;
+mod status_core;
+mod status_pod;
 mod storage;
 mod storage_attachment;
 mod storage_capacity;
@@ -305,16 +311,20 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ),
 ];
 
-/// Every field error of `object` that built-in validation finds; none on subresources, whose
-/// strategies check only what they may change (not modelled), except the `scale` subresource
-/// of the built-in scalable kinds, whose store validates the object as its kind
-/// ([`scale`]).
+/// Every field error of `object` that built-in validation finds. Of the subresources, the
+/// `scale` subresource of the built-in scalable kinds (whose store validates the object as its
+/// kind, [`scale`]) and the `status` subresource of built-in kinds (the object metadata, then
+/// the status strategy's rules, [`status`]) are checked; the others are not modelled.
 pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
     if !checks_metadata(w) {
         return errors;
     }
     meta::check(w, object, &mut errors);
+    if status::is_builtin_status(w) {
+        status::check(w, object, &mut errors);
+        return errors;
+    }
     let gvk = &w.kind.gvk;
     if w.kind.is_builtin() {
         for (group, kind, rules) in KIND_RULES {
@@ -336,9 +346,10 @@ pub fn crd_extensions_refused(crd: &Value) -> bool {
 
 /// Whether [`check`] validates the write at all (and with it the object metadata, including
 /// the update's immutable fields): not for kinds without a schema nor for subresources other
-/// than the built-in `scale`.
+/// than the built-in `scale` and `status`.
 pub fn checks_metadata(w: &Write) -> bool {
-    let subresource_unmodelled = !w.subresource.is_empty() && !scale::is_builtin_scale(w);
+    let subresource_unmodelled =
+        !w.subresource.is_empty() && !scale::is_builtin_scale(w) && !status::is_builtin_status(w);
     !(subresource_unmodelled || w.kind.deduced)
 }
 
@@ -346,6 +357,8 @@ pub fn checks_metadata(w: &Write) -> bool {
 mod dra_tests;
 #[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod status_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -24,10 +24,16 @@ const CIDR_CHANGED: &str = "node updates may not change podCIDR except from \"\"
 const PROVIDER_CHANGED: &str = "node updates may not change providerID except from \"\" to valid";
 
 /// The strategy's `ValidateUpdate` runs `ValidateNode` then `ValidateNodeUpdate`; `Validate`
-/// only the first. The status validated is the stored one on update (`PrepareForUpdate`).
+/// only the first. The status validated is the stored one on update (`PrepareForUpdate`),
+/// except through the status subresource, whose strategy (`nodeStatusStrategy`) keeps the new
+/// status and validates the same way.
 pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let version = w.version();
-    let status = w.live.unwrap_or(object).get("status");
+    let with_status = match w.live {
+        Some(live) if w.subresource != "status" => live,
+        _ => object,
+    };
+    let status = with_status.get("status");
     let spec = spec(object);
     validate_node(spec, status, version, errors);
     let Some(old) = w.live else { return };

@@ -157,7 +157,7 @@ fn capacity(spec: &Value, errors: &mut Vec<FieldError>) {
 }
 
 /// `Quantity.Value()`: rounded away from zero to an integer.
-fn integer_value(text: &str) -> Option<i64> {
+pub(super) fn integer_value(text: &str) -> Option<i64> {
     let mut q = Quantity::parse(text)?;
     q.round_up(0)?;
     q.format = Format::DecimalExponent;

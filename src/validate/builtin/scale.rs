@@ -39,6 +39,12 @@ pub fn not_found(w: &Write, object: &Value) -> Result<(), StatusError> {
     if w.subresource != "scale" || w.live.is_some() {
         return Ok(());
     }
+    store_not_found(w, object)
+}
+
+/// The store's `NotFound` for the resource of `w` and the object's name (`deployments.apps
+/// "web" not found`); `Ok` when kssa does not know the resource's plural.
+pub(crate) fn store_not_found(w: &Write, object: &Value) -> Result<(), StatusError> {
     let Some(plural) = w.kind.info.as_ref().and_then(|i| i.plural.as_deref()) else {
         return Ok(());
     };

@@ -44,7 +44,11 @@ pub fn check(
     let Some(schema) = w.kind.crd_validation.as_deref().map(LazySchema::node) else {
         return Vec::new();
     };
-    let verdict = validate_custom_resource(schema, object, w.live, earlier, w.version());
+    let verdict = if w.subresource == "status" {
+        validate_custom_resource_status(schema, object, w.live, earlier, w.version())
+    } else {
+        validate_custom_resource(schema, object, w.live, earlier, w.version())
+    };
     let version = w.version();
     warnings.extend(
         verdict
@@ -88,6 +92,48 @@ pub fn validate_custom_resource(
 ) -> CrdVerdict {
     let mut errors = structural::validate_object(root, object, old, version);
     errors.extend(embedded::validate_embedded(root, object, version));
+    lists_and_rules(root, object, old, earlier, errors)
+}
+
+/// [`validate_custom_resource`] for a write through the status subresource, as
+/// apiextensions-apiserver `pkg/registry/customresource/status_strategy.go`
+/// `statusStrategy.ValidateUpdate` runs it: the strategy has put back everything but `status`
+/// from the stored object, so only `status` is validated against its own schema
+/// (`customResourceValidator.ValidateStatusUpdate`: the status schema is the validator's root,
+/// so kube-openapi names fields relative to it in its messages, and apiextensions reports them
+/// under `status`), embedded resources' metadata is not checked, and the list invariants and
+/// the CEL rules run over the whole object as on any update (ratcheted against the stored one).
+pub fn validate_custom_resource_status(
+    root: &SchemaNode,
+    object: &Value,
+    old: Option<&Value>,
+    earlier: &[FieldError],
+    version: KubeVersion,
+) -> CrdVerdict {
+    let mut errors = Vec::new();
+    if let (Some(node), Some(status)) = (root.child("status"), object.get("status")) {
+        let old_status = old.and_then(|o| o.get("status"));
+        errors = structural::validate_object(node, status, old_status, version);
+        for e in &mut errors {
+            e.field = if e.field == "<nil>" {
+                "status".to_string()
+            } else {
+                format!("status.{}", e.field)
+            };
+        }
+    }
+    lists_and_rules(root, object, old, earlier, errors)
+}
+
+/// The list-type invariants and the CEL rules after the schema's `errors`, as both strategies
+/// run them.
+fn lists_and_rules(
+    root: &SchemaNode,
+    object: &Value,
+    old: Option<&Value>,
+    earlier: &[FieldError],
+    mut errors: Vec<FieldError>,
+) -> CrdVerdict {
     // On update the list invariants are ratcheted as a whole: checked only if the old object
     // kept them.
     if old.is_none_or(|o| listtype::validate_lists(root, o).is_empty()) {
@@ -147,3 +193,5 @@ fn blocks_rules(e: &FieldError) -> bool {
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod status_tests;

@@ -1,0 +1,258 @@
+//! Status writes of Pods (the kubelet's), as k8s.io/kubernetes pkg/apis/core/validation
+//! `ValidatePodStatusUpdate` checks them for pkg/registry/core/pod/strategy.go
+//! `podStatusStrategy`: a changed `nominatedNodeName` a node name, containers that may not
+//! restart kept terminated (`ValidateContainerStateTransition`,
+//! `ValidateInitContainerStateTransition`), `podIPs` and `hostIPs` addresses, one per family
+//! (`validatePodIPs`, `validateHostIPs`). The order was cross-checked against a port of the
+//! 1.35 function.
+
+use super::super::{formats, BadValue, FieldError, Write};
+use super::fields::{items, present, spec, text};
+use super::netaddr::{parse_ip, Ip};
+use super::service_ip::INVALID_IP;
+use super::status::status;
+use crate::kube::VersionRange;
+use crate::value::Value;
+
+/// `IsValidIPForLegacyField` with `validOldIPs`: from 1.33 an address the stored status
+/// already had is not checked again.
+const KEEPS_OLD_IPS: VersionRange = VersionRange::since(33);
+
+/// `ValidatePodStatusUpdate` after the metadata.
+pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    static NULL: Value = Value::Null;
+    let old = w.live.unwrap_or(&NULL);
+    let (new_s, old_s) = (status(object), status(old));
+    let nominated = text(new_s, "nominatedNodeName");
+    if nominated != text(old_s, "nominatedNodeName") && !nominated.is_empty() {
+        for msg in formats::dns1123_subdomain(nominated) {
+            errors.push(FieldError::invalid(
+                "status.nominatedNodeName",
+                FieldError::string_value(nominated),
+                msg,
+            ));
+        }
+    }
+    let old_spec = spec(old);
+    state_transitions(
+        new_s,
+        old_s,
+        old_spec,
+        "containerStatuses",
+        "containers",
+        errors,
+    );
+    state_transitions(
+        new_s,
+        old_s,
+        old_spec,
+        "initContainerStatuses",
+        "initContainers",
+        errors,
+    );
+    let keep_old = KEEPS_OLD_IPS.contains(w.version());
+    addresses(new_s, old_s, "podIPs", "PodIP", keep_old, errors);
+    if let Some(first) = items(new_s.get("hostIPs")).first() {
+        let ip = text(first, "ip");
+        if text(new_s, "hostIP") != ip {
+            errors.push(FieldError::invalid(
+                "status.hostIPs[0].ip",
+                FieldError::string_value(ip),
+                "must be equal to `hostIP`",
+            ));
+        }
+        addresses(new_s, old_s, "hostIPs", "HostIP", keep_old, errors);
+    }
+}
+
+/// A container the stored status shows terminated may not be reported as not terminated
+/// again unless it may restart: the pod's `restartPolicy` is `Always`, or `OnFailure` after a
+/// failure, or (init containers) it is a sidecar. Containers with their own restart policy
+/// (ContainerRestartRules) are left alone. Reported at the stored status's index.
+fn state_transitions(
+    new_s: &Value,
+    old_s: &Value,
+    old_spec: &Value,
+    list: &str,
+    containers: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    let policy = text(old_spec, "restartPolicy");
+    if policy == "Always" {
+        return;
+    }
+    let own_policy = |name: &str| {
+        items(old_spec.get(containers))
+            .iter()
+            .find(|c| text(c, "name") == name)
+            .and_then(|c| present(c, "restartPolicy"))
+            .is_some()
+    };
+    let new_statuses = items(new_s.get(list));
+    for (i, old_status) in items(old_s.get(list)).iter().enumerate() {
+        let Some(terminated) = old_status
+            .get("state")
+            .and_then(|s| present(s, "terminated"))
+        else {
+            continue;
+        };
+        let exit_code = terminated
+            .get("exitCode")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        let name = text(old_status, "name");
+        if (exit_code != 0 && policy == "OnFailure") || own_policy(name) {
+            continue;
+        }
+        for new_status in new_statuses.iter().filter(|s| text(s, "name") == name) {
+            let still = new_status
+                .get("state")
+                .and_then(|s| present(s, "terminated"))
+                .is_some();
+            if !still {
+                errors.push(FieldError::forbidden(
+                    format!("status.{list}[{i}].state"),
+                    "may not be transitioned to non-terminated state",
+                ));
+            }
+        }
+    }
+}
+
+/// Go's `To4() != nil`: written as IPv4, or IPv4-mapped IPv6.
+fn is_v4(ip: &Ip) -> bool {
+    ip.v4
+        || (ip.bytes[..10].iter().all(|b| *b == 0) && ip.bytes[10] == 0xff && ip.bytes[11] == 0xff)
+}
+
+/// `validatePodIPs` / `validateHostIPs`: each address valid (unless the stored status had it,
+/// from 1.33), and more than one only as a dual-stack pair (quoting the internal list:
+/// `[]core.PodIP{…}` before 1.34, JSON since).
+fn addresses(
+    new_s: &Value,
+    old_s: &Value,
+    key: &str,
+    go_type: &str,
+    keep_old: bool,
+    errors: &mut Vec<FieldError>,
+) {
+    let list = items(new_s.get(key));
+    let old_ips: Vec<&str> = items(old_s.get(key))
+        .iter()
+        .map(|p| text(p, "ip"))
+        .collect();
+    let mut parsed: Vec<Option<Ip>> = Vec::new();
+    for (i, entry) in list.iter().enumerate() {
+        let ip = text(entry, "ip");
+        let address = parse_ip(ip);
+        if address.is_none() && !(keep_old && old_ips.contains(&ip)) {
+            errors.push(FieldError::invalid(
+                format!("status.{key}[{i}]"),
+                FieldError::string_value(ip),
+                INVALID_IP,
+            ));
+        }
+        parsed.push(address);
+    }
+    if list.len() < 2 {
+        return;
+    }
+    let v4 = parsed.iter().flatten().filter(|ip| is_v4(ip)).count();
+    let v6 = parsed.iter().flatten().filter(|ip| !is_v4(ip)).count();
+    let dual_stack = parsed.iter().all(Option::is_some) && v4 > 0 && v6 > 0;
+    if dual_stack && list.len() == 2 {
+        return;
+    }
+    let ips: Vec<&str> = list.iter().map(|p| text(p, "ip")).collect();
+    let json = Value::List(
+        ips.iter()
+            .map(|ip| {
+                let mut m = crate::value::Map::default();
+                m.insert("ip".into(), Value::from(*ip));
+                Value::Map(m)
+            })
+            .collect(),
+    );
+    let go = ips
+        .iter()
+        .map(|ip| {
+            format!(
+                "core.{go_type}{{IP:{}}}",
+                crate::validate::goprint::go_quote(ip)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    errors.push(FieldError::invalid(
+        format!("status.{key}"),
+        BadValue::GoValue {
+            value: json,
+            go_syntax: format!("[]core.{go_type}{{{go}}}"),
+        },
+        "may specify no more than one IP for each IP family",
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::status_tests::status_write;
+
+    const POD: &str = r#"{"apiVersion":"v1","kind":"Pod",
+      "metadata":{"name":"batch-1","namespace":"default","resourceVersion":"7"},
+      "spec":{"restartPolicy":"Never","nodeName":"node-1",
+        "containers":[{"name":"main","image":"busybox:1.36"}]},
+      "status":{"phase":"Succeeded","hostIP":"10.0.0.5","hostIPs":[{"ip":"10.0.0.5"}],
+        "podIP":"10.244.1.7","podIPs":[{"ip":"10.244.1.7"}],
+        "containerStatuses":[{"name":"main","image":"busybox:1.36","imageID":"","ready":false,
+          "restartCount":0,"state":{"terminated":{"exitCode":0,"reason":"Completed"}}}]}}"#;
+
+    #[test]
+    fn a_terminated_container_stays_terminated() {
+        assert_eq!(status_write(37, POD, POD), None);
+        let running = POD.replace(
+            r#""state":{"terminated":{"exitCode":0,"reason":"Completed"}}"#,
+            r#""state":{"running":{}}"#,
+        );
+        assert_eq!(
+            status_write(37, POD, &running).unwrap(),
+            "The Pod \"batch-1\" is invalid: status.containerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state"
+        );
+        let always = POD.replace(r#""restartPolicy":"Never""#, r#""restartPolicy":"Always""#);
+        let running_always =
+            running.replace(r#""restartPolicy":"Never""#, r#""restartPolicy":"Always""#);
+        assert_eq!(status_write(37, &always, &running_always), None);
+    }
+
+    #[test]
+    fn pod_ips_one_per_family() {
+        let two = POD.replace(
+            r#""podIPs":[{"ip":"10.244.1.7"}]"#,
+            r#""podIPs":[{"ip":"10.244.1.7"},{"ip":"10.244.1.8"}]"#,
+        );
+        assert_eq!(
+            status_write(37, POD, &two).unwrap(),
+            "The Pod \"batch-1\" is invalid: status.podIPs: Invalid value: [{\"ip\":\"10.244.1.7\"},{\"ip\":\"10.244.1.8\"}]: may specify no more than one IP for each IP family"
+        );
+        assert_eq!(
+            status_write(33, POD, &two).unwrap(),
+            "The Pod \"batch-1\" is invalid: status.podIPs: Invalid value: []core.PodIP{core.PodIP{IP:\"10.244.1.7\"}, core.PodIP{IP:\"10.244.1.8\"}}: may specify no more than one IP for each IP family"
+        );
+        let dual = POD.replace(
+            r#""podIPs":[{"ip":"10.244.1.7"}]"#,
+            r#""podIPs":[{"ip":"10.244.1.7"},{"ip":"fd00::7"}]"#,
+        );
+        assert_eq!(status_write(37, POD, &dual), None);
+    }
+
+    #[test]
+    fn host_ips_start_with_the_host_ip() {
+        let bad = POD.replace(
+            r#""hostIPs":[{"ip":"10.0.0.5"}]"#,
+            r#""hostIPs":[{"ip":"10.0.0.6"}]"#,
+        );
+        assert_eq!(
+            status_write(37, POD, &bad).unwrap(),
+            "The Pod \"batch-1\" is invalid: status.hostIPs[0].ip: Invalid value: \"10.0.0.6\": must be equal to `hostIP`"
+        );
+    }
+}
