@@ -1,0 +1,632 @@
+//! Whether Go's `regexp.Compile` accepts a CRD's `pattern`, and if not, its error text: a port
+//! of the parts of Go's regexp/syntax `parse.go` (`parse`, `parser.repeat`, `parsePerlFlags`,
+//! `parseRepeat`, `parseEscape`, `parseClass`, `parseUnicodeClass`, the size and height limits)
+//! that decide the error and the piece of the expression it quotes. Not a regex engine.
+//!
+//! Not reproduced: the contents of character classes (a one-rune class such as `[a]` stays a
+//! class, where Go makes it a literal), `factor` of alternations and the rune-count limit; they
+//! only move the thresholds of `expression too large` and `expression nests too deeply`.
+//! `invalid UTF-8` cannot happen: a decoded manifest's strings are UTF-8.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// `syntax.Error`: a code and the offending piece of the expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoRegexpError {
+    pub code: &'static str,
+    pub expr: String,
+}
+
+impl fmt::Display for GoRegexpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error parsing regexp: {}: `{}`", self.code, self.expr)
+    }
+}
+
+const INVALID_CHAR_RANGE: &str = "invalid character class range";
+const INVALID_ESCAPE: &str = "invalid escape sequence";
+const INVALID_NAMED_CAPTURE: &str = "invalid named capture";
+const INVALID_PERL_OP: &str = "invalid or unsupported Perl syntax";
+const INVALID_REPEAT_OP: &str = "invalid nested repetition operator";
+const INVALID_REPEAT_SIZE: &str = "invalid repeat count";
+const MISSING_BRACKET: &str = "missing closing ]";
+const MISSING_PAREN: &str = "missing closing )";
+const MISSING_REPEAT_ARGUMENT: &str = "missing argument to repetition operator";
+const TRAILING_BACKSLASH: &str = "trailing backslash at end of expression";
+const UNEXPECTED_PAREN: &str = "unexpected )";
+const NESTING_DEPTH: &str = "expression nests too deeply";
+const LARGE: &str = "expression too large";
+
+/// `maxHeight` of a parse tree.
+const MAX_HEIGHT: usize = 1000;
+/// `maxSize`: 128 MiB of 40-byte instructions.
+const MAX_SIZE: i64 = (128 << 20) / 40;
+
+// The parse flags (`syntax.Flags`) that matter here; `regexp.Compile` parses with `Perl`.
+const FOLD_CASE: u16 = 1;
+const CLASS_NL: u16 = 1 << 2;
+const DOT_NL: u16 = 1 << 3;
+const ONE_LINE: u16 = 1 << 4;
+const NON_GREEDY: u16 = 1 << 5;
+const PERL_X: u16 = 1 << 6;
+const UNICODE_GROUPS: u16 = 1 << 7;
+const PERL: u16 = CLASS_NL | ONE_LINE | PERL_X | UNICODE_GROUPS;
+
+/// `syntax.Op`, in Go's order (the order matters when two classes of an alternation merge),
+/// with the parser's two pseudo-operators last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Op {
+    NoMatch,
+    EmptyMatch,
+    Literal,
+    CharClass,
+    AnyCharNotNL,
+    AnyChar,
+    BeginLine,
+    EndLine,
+    BeginText,
+    EndText,
+    WordBoundary,
+    NoWordBoundary,
+    Capture,
+    Star,
+    Plus,
+    Quest,
+    Repeat,
+    Concat,
+    Alternate,
+    LeftParen,
+    VerticalBar,
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    op: Op,
+    flags: u16,
+    /// A literal's runes.
+    runes: Vec<u32>,
+    min: i32,
+    max: i32,
+    cap: usize,
+    subs: Vec<usize>,
+}
+
+type Parsed<T> = Result<T, GoRegexpError>;
+
+fn error(code: &'static str, expr: &str) -> GoRegexpError {
+    GoRegexpError {
+        code,
+        expr: expr.to_string(),
+    }
+}
+
+/// The part of `from` before `rest` (Go's `s[:len(s)-len(t)]`).
+fn before<'a>(from: &'a str, rest: &str) -> &'a str {
+    &from[..from.len() - rest.len()]
+}
+
+/// `regexp.Compile(pattern)`'s error, if any, with the `\p{…}` names of `names`.
+pub fn compile(pattern: &str, names: UnicodeNames) -> Result<(), GoRegexpError> {
+    let mut p = Parser {
+        flags: PERL,
+        nodes: Vec::new(),
+        stack: Vec::new(),
+        free: Vec::new(),
+        num_cap: 0,
+        whole: pattern,
+        num_regexp: 0,
+        repeats: 0,
+        size: None,
+        height: None,
+        names,
+    };
+    p.parse()
+}
+
+struct Parser<'a> {
+    flags: u16,
+    /// Every node allocated; an index stands for Go's pointer.
+    nodes: Vec<Node>,
+    stack: Vec<usize>,
+    /// Nodes given back for reuse (Go's free list).
+    free: Vec<usize>,
+    num_cap: usize,
+    whole: &'a str,
+    num_regexp: usize,
+    /// The product of the repeat counts seen, until sizes are tracked.
+    repeats: i64,
+    size: Option<HashMap<usize, i64>>,
+    height: Option<HashMap<usize, usize>>,
+    names: UnicodeNames,
+}
+
+impl<'a> Parser<'a> {
+    fn new_node(&mut self, op: Op) -> usize {
+        let node = Node {
+            op,
+            flags: 0,
+            runes: Vec::new(),
+            min: 0,
+            max: 0,
+            cap: 0,
+            subs: Vec::new(),
+        };
+        if let Some(id) = self.free.pop() {
+            self.nodes[id] = node;
+            id
+        } else {
+            self.num_regexp += 1;
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        }
+    }
+
+    fn reuse(&mut self, id: usize) {
+        if let Some(h) = &mut self.height {
+            h.remove(&id);
+        }
+        self.free.push(id);
+    }
+
+    fn op_of(&self, id: usize) -> Op {
+        self.nodes[id].op
+    }
+
+    fn check_limits(&mut self, id: usize) -> Parsed<()> {
+        self.check_size(id)?;
+        self.check_height(id)
+    }
+
+    /// `checkSize`: sizes are tracked once the node count times the repeat product could
+    /// exceed the limit; cached sizes are kept as Go keeps them (a literal's may be stale).
+    fn check_size(&mut self, id: usize) -> Parsed<()> {
+        if self.size.is_none() {
+            if self.repeats == 0 {
+                self.repeats = 1;
+            }
+            let node = &self.nodes[id];
+            if node.op == Op::Repeat {
+                let mut n = if node.max == -1 { node.min } else { node.max };
+                if n <= 0 {
+                    n = 1;
+                }
+                if i64::from(n) > MAX_SIZE / self.repeats {
+                    self.repeats = MAX_SIZE;
+                } else {
+                    self.repeats *= i64::from(n);
+                }
+            }
+            if (self.num_regexp as i64) < MAX_SIZE / self.repeats {
+                return Ok(());
+            }
+            self.size = Some(HashMap::new());
+            for below in self.stack.clone() {
+                self.check_size(below)?;
+            }
+        }
+        if self.calc_size(id, true) > MAX_SIZE {
+            return Err(error(LARGE, self.whole));
+        }
+        Ok(())
+    }
+
+    fn calc_size(&mut self, id: usize, force: bool) -> i64 {
+        if !force {
+            if let Some(size) = self.size.as_ref().and_then(|m| m.get(&id)) {
+                return *size;
+            }
+        }
+        let node = self.nodes[id].clone();
+        let sub = |p: &mut Self| p.calc_size(node.subs[0], false);
+        let size = match node.op {
+            Op::Literal => node.runes.len() as i64,
+            Op::Capture | Op::Star => 2 + sub(self),
+            Op::Plus | Op::Quest => 1 + sub(self),
+            Op::Concat | Op::Alternate => {
+                let mut size: i64 = node.subs.iter().map(|s| self.calc_size(*s, false)).sum();
+                if node.op == Op::Alternate && node.subs.len() > 1 {
+                    size += node.subs.len() as i64 - 1;
+                }
+                size
+            }
+            Op::Repeat => {
+                let sub = sub(self);
+                match (node.min, node.max) {
+                    (0, -1) => 2 + sub,
+                    (min, -1) => 1 + i64::from(min) * sub,
+                    (min, max) => i64::from(max) * sub + i64::from(max - min),
+                }
+            }
+            _ => 0,
+        }
+        .max(1);
+        if let Some(m) = &mut self.size {
+            m.insert(id, size);
+        }
+        size
+    }
+
+    fn check_height(&mut self, id: usize) -> Parsed<()> {
+        if self.num_regexp < MAX_HEIGHT {
+            return Ok(());
+        }
+        if self.height.is_none() {
+            self.height = Some(HashMap::new());
+            for below in self.stack.clone() {
+                self.check_height(below)?;
+            }
+        }
+        if self.calc_height(id, true) > MAX_HEIGHT {
+            return Err(error(NESTING_DEPTH, self.whole));
+        }
+        Ok(())
+    }
+
+    fn calc_height(&mut self, id: usize, force: bool) -> usize {
+        if !force {
+            if let Some(h) = self.height.as_ref().and_then(|m| m.get(&id)) {
+                return *h;
+            }
+        }
+        let subs = self.nodes[id].subs.clone();
+        let h = subs
+            .iter()
+            .map(|s| 1 + self.calc_height(*s, false))
+            .fold(1, usize::max);
+        if let Some(m) = &mut self.height {
+            m.insert(id, h);
+        }
+        h
+    }
+
+    /// `push`, with the incremental concatenation of literals (`maybeConcat`).
+    fn push(&mut self, id: usize) -> Parsed<usize> {
+        self.maybe_concat();
+        self.stack.push(id);
+        self.check_limits(id)?;
+        Ok(id)
+    }
+
+    /// `maybeConcat(-1, 0)`: merges the two literals on top of the stack.
+    fn maybe_concat(&mut self) {
+        let n = self.stack.len();
+        if n < 2 {
+            return;
+        }
+        let (re1, re2) = (self.stack[n - 1], self.stack[n - 2]);
+        let (a, b) = (&self.nodes[re1], &self.nodes[re2]);
+        if a.op != Op::Literal || b.op != Op::Literal || a.flags & FOLD_CASE != b.flags & FOLD_CASE
+        {
+            return;
+        }
+        let runes = std::mem::take(&mut self.nodes[re1].runes);
+        self.nodes[re2].runes.extend(runes);
+        self.stack.pop();
+        self.reuse(re1);
+    }
+
+    fn literal(&mut self, c: u32) -> Parsed<()> {
+        let id = self.new_node(Op::Literal);
+        self.nodes[id].flags = self.flags;
+        self.nodes[id].runes = vec![c];
+        self.push(id).map(drop)
+    }
+
+    fn op(&mut self, op: Op) -> Parsed<usize> {
+        let id = self.new_node(op);
+        self.nodes[id].flags = self.flags;
+        self.push(id)
+    }
+
+    /// `repeat`: `from` starts at the operator, `after` follows it; `last` is the previous
+    /// operator's text when it came right before.
+    fn repeat(
+        &mut self,
+        op: Op,
+        (min, max): (i32, i32),
+        from: &'a str,
+        mut after: &'a str,
+        last: &'a str,
+    ) -> Parsed<&'a str> {
+        let mut flags = self.flags;
+        if self.flags & PERL_X != 0 {
+            if let Some(rest) = after.strip_prefix('?') {
+                after = rest;
+                flags ^= NON_GREEDY;
+            }
+            if !last.is_empty() {
+                return Err(error(INVALID_REPEAT_OP, before(last, after)));
+            }
+        }
+        let Some(&sub) = self.stack.last() else {
+            return Err(error(MISSING_REPEAT_ARGUMENT, before(from, after)));
+        };
+        if self.op_of(sub) >= Op::LeftParen {
+            return Err(error(MISSING_REPEAT_ARGUMENT, before(from, after)));
+        }
+        let re = self.new_node(op);
+        let node = &mut self.nodes[re];
+        (node.min, node.max, node.flags, node.subs) = (min, max, flags, vec![sub]);
+        *self.stack.last_mut().expect("checked above") = re;
+        self.check_limits(re)?;
+        if op == Op::Repeat && (min >= 2 || max >= 2) && !self.repeat_is_valid(re, 1000) {
+            return Err(error(INVALID_REPEAT_SIZE, before(from, after)));
+        }
+        Ok(after)
+    }
+
+    /// `repeatIsValid`: nested counted repetitions give at most `n` copies.
+    fn repeat_is_valid(&self, id: usize, mut n: i32) -> bool {
+        let node = &self.nodes[id];
+        if node.op == Op::Repeat {
+            let m = match node.max {
+                0 => return true,
+                m if m < 0 => node.min,
+                m => m,
+            };
+            if m > n {
+                return false;
+            }
+            if m > 0 {
+                n /= m;
+            }
+        }
+        node.subs.iter().all(|s| self.repeat_is_valid(*s, n))
+    }
+
+    /// The stack above the topmost pseudo-operator, taken off.
+    fn take_operands(&mut self) -> Vec<usize> {
+        let mut i = self.stack.len();
+        while i > 0 && self.op_of(self.stack[i - 1]) < Op::LeftParen {
+            i -= 1;
+        }
+        self.stack.split_off(i)
+    }
+
+    fn concat(&mut self) -> Parsed<()> {
+        self.maybe_concat();
+        let subs = self.take_operands();
+        let id = if subs.is_empty() {
+            self.new_node(Op::EmptyMatch)
+        } else {
+            self.collapse(subs, Op::Concat)
+        };
+        self.push(id).map(drop)
+    }
+
+    fn alternate(&mut self) -> Parsed<()> {
+        let subs = self.take_operands();
+        let id = if subs.is_empty() {
+            self.new_node(Op::NoMatch)
+        } else {
+            self.collapse(subs, Op::Alternate)
+        };
+        self.push(id).map(drop)
+    }
+
+    /// `collapse` (without `factor`): one node of `op` over `subs`, flattening nested ones.
+    fn collapse(&mut self, subs: Vec<usize>, op: Op) -> usize {
+        if subs.len() == 1 {
+            return subs[0];
+        }
+        let re = self.new_node(op);
+        let mut all = Vec::new();
+        for sub in subs {
+            if self.op_of(sub) == op {
+                all.extend(self.nodes[sub].subs.clone());
+                self.reuse(sub);
+            } else {
+                all.push(sub);
+            }
+        }
+        self.nodes[re].subs = all;
+        re
+    }
+
+    fn is_char_class(&self, id: usize) -> bool {
+        let node = &self.nodes[id];
+        (node.op == Op::Literal && node.runes.len() == 1)
+            || matches!(node.op, Op::CharClass | Op::AnyCharNotNL | Op::AnyChar)
+    }
+
+    /// `swapVerticalBar`: merges `x|y` of two single characters or classes, or moves the
+    /// vertical bar above the alternative just parsed.
+    fn swap_vertical_bar(&mut self) -> bool {
+        let n = self.stack.len();
+        if n >= 3
+            && self.op_of(self.stack[n - 2]) == Op::VerticalBar
+            && self.is_char_class(self.stack[n - 1])
+            && self.is_char_class(self.stack[n - 3])
+        {
+            let (mut re1, mut re3) = (self.stack[n - 1], self.stack[n - 3]);
+            if self.op_of(re1) > self.op_of(re3) {
+                (re1, re3) = (re3, re1);
+                self.stack[n - 3] = re3;
+            }
+            self.merge_char_class(re3, re1);
+            self.reuse(re1);
+            self.stack.pop();
+            return true;
+        }
+        if n >= 2 && self.op_of(self.stack[n - 2]) == Op::VerticalBar {
+            self.stack.swap(n - 1, n - 2);
+            return true;
+        }
+        false
+    }
+
+    /// `mergeCharClass`, as far as the node's kind goes (class contents are not kept).
+    fn merge_char_class(&mut self, dst: usize, src: usize) {
+        let (d, s) = (&self.nodes[dst], &self.nodes[src]);
+        match d.op {
+            Op::AnyCharNotNL if s.op == Op::Literal && s.runes == [10] => {
+                self.nodes[dst].op = Op::AnyChar;
+            }
+            Op::Literal if !(s.runes.first() == d.runes.first() && s.flags == d.flags) => {
+                self.nodes[dst].op = Op::CharClass;
+                self.nodes[dst].runes.clear();
+            }
+            _ => {}
+        }
+    }
+
+    fn parse_vertical_bar(&mut self) -> Parsed<()> {
+        self.concat()?;
+        if !self.swap_vertical_bar() {
+            self.op(Op::VerticalBar)?;
+        }
+        Ok(())
+    }
+
+    fn parse_right_paren(&mut self) -> Parsed<()> {
+        self.concat()?;
+        if self.swap_vertical_bar() {
+            self.stack.pop();
+        }
+        self.alternate()?;
+        let n = self.stack.len();
+        if n < 2 {
+            return Err(error(UNEXPECTED_PAREN, self.whole));
+        }
+        let re1 = self.stack.pop().expect("two on the stack");
+        let re2 = self.stack.pop().expect("two on the stack");
+        if self.op_of(re2) != Op::LeftParen {
+            return Err(error(UNEXPECTED_PAREN, self.whole));
+        }
+        self.flags = self.nodes[re2].flags;
+        if self.nodes[re2].cap == 0 {
+            self.push(re1)?;
+        } else {
+            self.nodes[re2].op = Op::Capture;
+            self.nodes[re2].subs = vec![re1];
+            self.push(re2)?;
+        }
+        Ok(())
+    }
+
+    fn parse(&mut self) -> Parsed<()> {
+        let whole = self.whole;
+        let mut t = whole;
+        let mut last_repeat = "";
+        while let Some(first) = t.chars().next() {
+            let mut repeat = "";
+            match first {
+                '(' if t.as_bytes().get(1) == Some(&b'?') => t = self.parse_perl_flags(t)?,
+                '(' => {
+                    self.num_cap += 1;
+                    let id = self.op(Op::LeftParen)?;
+                    self.nodes[id].cap = self.num_cap;
+                    t = &t[1..];
+                }
+                '|' => {
+                    self.parse_vertical_bar()?;
+                    t = &t[1..];
+                }
+                ')' => {
+                    self.parse_right_paren()?;
+                    t = &t[1..];
+                }
+                '^' | '$' | '.' => {
+                    let one_line = self.flags & ONE_LINE != 0;
+                    self.op(match first {
+                        '^' if one_line => Op::BeginText,
+                        '^' => Op::BeginLine,
+                        '$' if one_line => Op::EndText,
+                        '$' => Op::EndLine,
+                        _ if self.flags & DOT_NL != 0 => Op::AnyChar,
+                        _ => Op::AnyCharNotNL,
+                    })?;
+                    t = &t[1..];
+                }
+                '[' => t = self.parse_class(t)?,
+                '*' | '+' | '?' => {
+                    let op = match first {
+                        '*' => Op::Star,
+                        '+' => Op::Plus,
+                        _ => Op::Quest,
+                    };
+                    let from = t;
+                    t = self.repeat(op, (0, 0), from, &from[1..], last_repeat)?;
+                    repeat = from;
+                }
+                '{' => match parse_repeat(t) {
+                    None => {
+                        self.literal(u32::from('{'))?;
+                        t = &t[1..];
+                    }
+                    Some((min, max, after)) => {
+                        if min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max) {
+                            return Err(error(INVALID_REPEAT_SIZE, before(t, after)));
+                        }
+                        let from = t;
+                        t = self.repeat(Op::Repeat, (min, max), from, after, last_repeat)?;
+                        repeat = from;
+                    }
+                },
+                '\\' => t = self.parse_backslash(t)?,
+                c => {
+                    self.literal(u32::from(c))?;
+                    t = &t[c.len_utf8()..];
+                }
+            }
+            last_repeat = repeat;
+        }
+        self.concat()?;
+        if self.swap_vertical_bar() {
+            self.stack.pop();
+        }
+        self.alternate()?;
+        if self.stack.len() != 1 {
+            return Err(error(MISSING_PAREN, whole));
+        }
+        Ok(())
+    }
+}
+
+/// `parseRepeat`: `{min}`, `{min,}` (max -1) or `{min,max}` and the rest; `None` when `s` is
+/// not of that form; a min of -1 for numbers too large.
+fn parse_repeat(s: &str) -> Option<(i32, i32, &str)> {
+    let s = s.strip_prefix('{')?;
+    let (mut min, s) = parse_int(s)?;
+    let (max, s) = match s.strip_prefix(',') {
+        None if s.is_empty() => return None,
+        None => (min, s),
+        Some("") => return None,
+        Some(rest) if rest.starts_with('}') => (-1, rest),
+        Some(rest) => {
+            let (max, rest) = parse_int(rest)?;
+            if max < 0 {
+                min = -1;
+            }
+            (max, rest)
+        }
+    };
+    let rest = s.strip_prefix('}')?;
+    Some((min, max, rest))
+}
+
+/// `parseInt`: decimal digits without a leading zero; -1 past 10^8.
+fn parse_int(s: &str) -> Option<(i32, &str)> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_digit() || (b.len() >= 2 && b[0] == b'0' && b[1].is_ascii_digit()) {
+        return None;
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut n: i32 = 0;
+    for d in &b[..digits] {
+        if n >= 100_000_000 {
+            n = -1;
+            break;
+        }
+        n = n * 10 + i32::from(d - b'0');
+    }
+    Some((n, &s[digits..]))
+}
+
+mod classes;
+mod names;
+#[cfg(test)]
+mod tests;
+
+pub use names::UnicodeNames;
