@@ -6,6 +6,7 @@
 //! checks of `x-kubernetes-validations` (not the CEL compilation).
 
 use super::super::{BadValue, FieldError};
+use super::crd_field_path;
 use super::crd_list_types::{self, ListRules};
 use super::crd_value_validation::sorted_properties;
 use super::fields::text;
@@ -253,8 +254,8 @@ impl Walker {
         }
     }
 
-    /// The static checks of `x-kubernetes-validations` entries (the CEL compilation and cost
-    /// estimates are not reproduced, nor whether a `fieldPath` names a field of the schema).
+    /// The static checks of `x-kubernetes-validations` entries, with whether a `fieldPath`
+    /// names a field of the node (`crd_field_path`); not the CEL compilation and cost estimates.
     fn rules(&self, s: &Value, at: &str, errors: &mut Vec<FieldError>) {
         let detail = |field: &str, rest: &str| {
             if self.named {
@@ -319,6 +320,13 @@ impl Walker {
                     field("fieldPath"),
                     FieldError::string_value(field_path),
                     detail("fieldPath", "must not contain line breaks"),
+                ));
+            }
+            if !field_path.is_empty() && !crd_field_path::valid(s, field_path) {
+                errors.push(FieldError::invalid(
+                    field("fieldPath"),
+                    FieldError::string_value(field_path),
+                    detail("fieldPath", "must be a valid path"),
                 ));
             }
         }
@@ -415,6 +423,25 @@ mod tests {
                 "s.properties[metadata].default: Forbidden: must not be set in top-level metadata",
                 "s.properties[spec].properties[t].properties[metadata].properties[labels].additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object metadata",
             ]
+        );
+    }
+
+    #[test]
+    fn field_paths_must_name_a_field() {
+        let s = r#"{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}},
+            "x-kubernetes-validations":[{"rule":"true","fieldPath":".a"},{"rule":"true","fieldPath":".spec.a"},
+              {"rule":"true","fieldPath":" "}]}}}"#;
+        assert_eq!(
+            messages(s, 33),
+            [
+                "s.properties[spec].x-kubernetes-validations[1].fieldPath: Invalid value: \".spec.a\": fieldPath must be a valid path",
+                "s.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: \" \": fieldPath must be non-empty if specified",
+                "s.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: \" \": fieldPath must be a valid path",
+            ]
+        );
+        assert_eq!(
+            messages(s, 34)[0],
+            "s.properties[spec].x-kubernetes-validations[1].fieldPath: Invalid value: \".spec.a\": must be a valid path"
         );
     }
 

@@ -556,7 +556,7 @@ impl<'a> Parser<'a> {
                         t = &t[1..];
                     }
                     Some((min, max, after)) => {
-                        if min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max) {
+                        if !(0..=1000).contains(&min) || max > 1000 || (max >= 0 && min > max) {
                             return Err(error(INVALID_REPEAT_SIZE, before(t, after)));
                         }
                         let from = t;

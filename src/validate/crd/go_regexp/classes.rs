@@ -30,7 +30,9 @@ fn unhex(c: char) -> Option<u32> {
 }
 
 fn is_octal(s: &str) -> bool {
-    s.as_bytes().first().is_some_and(|b| (b'0'..=b'7').contains(b))
+    s.as_bytes()
+        .first()
+        .is_some_and(|b| (b'0'..=b'7').contains(b))
 }
 
 impl<'a> Parser<'a> {
@@ -85,8 +87,8 @@ impl<'a> Parser<'a> {
                 return Err(error(INVALID_NAMED_CAPTURE, s));
             };
             let name = &s[start..end];
-            let valid = !name.is_empty()
-                && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+            let valid =
+                !name.is_empty() && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
             if !valid {
                 return Err(error(INVALID_NAMED_CAPTURE, &s[..=end]));
             }

@@ -49,6 +49,12 @@ fn quotes_the_offending_piece() {
         e("^(?<x>a)(?=b)$"),
         "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"
     );
-    assert_eq!(e("[z-a]"), "error parsing regexp: invalid character class range: `z-a`");
-    assert_eq!(e("a\\"), "error parsing regexp: trailing backslash at end of expression: ``");
+    assert_eq!(
+        e("[z-a]"),
+        "error parsing regexp: invalid character class range: `z-a`"
+    );
+    assert_eq!(
+        e("a\\"),
+        "error parsing regexp: trailing backslash at end of expression: ``"
+    );
 }
