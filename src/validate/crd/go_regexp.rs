@@ -108,7 +108,25 @@ fn before<'a>(from: &'a str, rest: &str) -> &'a str {
 
 /// `regexp.Compile(pattern)`'s error, if any, with the `\p{…}` names of `names`.
 pub fn compile(pattern: &str, names: UnicodeNames) -> Result<(), GoRegexpError> {
+    translate(pattern, names).map(drop)
+}
+
+/// The `regex` crate's expression with the meaning of Go's `pattern`: as `translate` writes
+/// it, as deep as Go allows (1000); one Go refuses (which the server refuses in a CRD) is
+/// compiled as it is.
+pub fn regex(pattern: &str) -> Result<regex::Regex, String> {
+    let translated = translate(pattern, UnicodeNames::Canonical);
+    regex::RegexBuilder::new(translated.as_deref().unwrap_or(pattern))
+        .nest_limit(MAX_HEIGHT as u32 + 1)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// A pattern Go accepts, in the `regex` crate's syntax with the same meaning (`rust.rs`); or
+/// Go's error.
+pub fn translate(pattern: &str, names: UnicodeNames) -> Result<String, GoRegexpError> {
     let mut p = Parser {
+        out: String::new(),
         flags: PERL,
         nodes: Vec::new(),
         stack: Vec::new(),
@@ -121,10 +139,13 @@ pub fn compile(pattern: &str, names: UnicodeNames) -> Result<(), GoRegexpError> 
         height: None,
         names,
     };
-    p.parse()
+    p.parse()?;
+    Ok(p.out)
 }
 
 struct Parser<'a> {
+    /// The pattern for the `regex` crate, so far.
+    out: String,
     flags: u16,
     /// Every node allocated; an index stands for Go's pointer.
     nodes: Vec<Node>,
@@ -171,113 +192,6 @@ impl<'a> Parser<'a> {
 
     fn op_of(&self, id: usize) -> Op {
         self.nodes[id].op
-    }
-
-    fn check_limits(&mut self, id: usize) -> Parsed<()> {
-        self.check_size(id)?;
-        self.check_height(id)
-    }
-
-    /// `checkSize`: sizes are tracked once the node count times the repeat product could
-    /// exceed the limit; cached sizes are kept as Go keeps them (a literal's may be stale).
-    fn check_size(&mut self, id: usize) -> Parsed<()> {
-        if self.size.is_none() {
-            if self.repeats == 0 {
-                self.repeats = 1;
-            }
-            let node = &self.nodes[id];
-            if node.op == Op::Repeat {
-                let mut n = if node.max == -1 { node.min } else { node.max };
-                if n <= 0 {
-                    n = 1;
-                }
-                if i64::from(n) > MAX_SIZE / self.repeats {
-                    self.repeats = MAX_SIZE;
-                } else {
-                    self.repeats *= i64::from(n);
-                }
-            }
-            if (self.num_regexp as i64) < MAX_SIZE / self.repeats {
-                return Ok(());
-            }
-            self.size = Some(HashMap::new());
-            for below in self.stack.clone() {
-                self.check_size(below)?;
-            }
-        }
-        if self.calc_size(id, true) > MAX_SIZE {
-            return Err(error(LARGE, self.whole));
-        }
-        Ok(())
-    }
-
-    fn calc_size(&mut self, id: usize, force: bool) -> i64 {
-        if !force {
-            if let Some(size) = self.size.as_ref().and_then(|m| m.get(&id)) {
-                return *size;
-            }
-        }
-        let node = self.nodes[id].clone();
-        let sub = |p: &mut Self| p.calc_size(node.subs[0], false);
-        let size = match node.op {
-            Op::Literal => node.runes.len() as i64,
-            Op::Capture | Op::Star => 2 + sub(self),
-            Op::Plus | Op::Quest => 1 + sub(self),
-            Op::Concat | Op::Alternate => {
-                let mut size: i64 = node.subs.iter().map(|s| self.calc_size(*s, false)).sum();
-                if node.op == Op::Alternate && node.subs.len() > 1 {
-                    size += node.subs.len() as i64 - 1;
-                }
-                size
-            }
-            Op::Repeat => {
-                let sub = sub(self);
-                match (node.min, node.max) {
-                    (0, -1) => 2 + sub,
-                    (min, -1) => 1 + i64::from(min) * sub,
-                    (min, max) => i64::from(max) * sub + i64::from(max - min),
-                }
-            }
-            _ => 0,
-        }
-        .max(1);
-        if let Some(m) = &mut self.size {
-            m.insert(id, size);
-        }
-        size
-    }
-
-    fn check_height(&mut self, id: usize) -> Parsed<()> {
-        if self.num_regexp < MAX_HEIGHT {
-            return Ok(());
-        }
-        if self.height.is_none() {
-            self.height = Some(HashMap::new());
-            for below in self.stack.clone() {
-                self.check_height(below)?;
-            }
-        }
-        if self.calc_height(id, true) > MAX_HEIGHT {
-            return Err(error(NESTING_DEPTH, self.whole));
-        }
-        Ok(())
-    }
-
-    fn calc_height(&mut self, id: usize, force: bool) -> usize {
-        if !force {
-            if let Some(h) = self.height.as_ref().and_then(|m| m.get(&id)) {
-                return *h;
-            }
-        }
-        let subs = self.nodes[id].subs.clone();
-        let h = subs
-            .iter()
-            .map(|s| 1 + self.calc_height(*s, false))
-            .fold(1, usize::max);
-        if let Some(m) = &mut self.height {
-            m.insert(id, h);
-        }
-        h
     }
 
     /// `push`, with the incremental concatenation of literals (`maybeConcat`).
@@ -354,25 +268,6 @@ impl<'a> Parser<'a> {
             return Err(error(INVALID_REPEAT_SIZE, before(from, after)));
         }
         Ok(after)
-    }
-
-    /// `repeatIsValid`: nested counted repetitions give at most `n` copies.
-    fn repeat_is_valid(&self, id: usize, mut n: i32) -> bool {
-        let node = &self.nodes[id];
-        if node.op == Op::Repeat {
-            let m = match node.max {
-                0 => return true,
-                m if m < 0 => node.min,
-                m => m,
-            };
-            if m > n {
-                return false;
-            }
-            if m > 0 {
-                n /= m;
-            }
-        }
-        node.subs.iter().all(|s| self.repeat_is_valid(*s, n))
     }
 
     /// The stack above the topmost pseudo-operator, taken off.
@@ -511,6 +406,8 @@ impl<'a> Parser<'a> {
         let mut last_repeat = "";
         while let Some(first) = t.chars().next() {
             let mut repeat = "";
+            let start = t;
+            let mut emit = Emit::Verbatim;
             match first {
                 '(' if t.as_bytes().get(1) == Some(&b'?') => t = self.parse_perl_flags(t)?,
                 '(' => {
@@ -539,7 +436,10 @@ impl<'a> Parser<'a> {
                     })?;
                     t = &t[1..];
                 }
-                '[' => t = self.parse_class(t)?,
+                '[' => {
+                    t = self.parse_class(t)?;
+                    emit = Emit::Done;
+                }
                 '*' | '+' | '?' => {
                     let op = match first {
                         '*' => Op::Star,
@@ -554,6 +454,7 @@ impl<'a> Parser<'a> {
                     None => {
                         self.literal(u32::from('{'))?;
                         t = &t[1..];
+                        emit = Emit::Literal('{');
                     }
                     Some((min, max, after)) => {
                         if !(0..=1000).contains(&min) || max > 1000 || (max >= 0 && min > max) {
@@ -564,11 +465,25 @@ impl<'a> Parser<'a> {
                         repeat = from;
                     }
                 },
-                '\\' => t = self.parse_backslash(t)?,
+                '\\' => {
+                    t = self.parse_backslash(t)?;
+                    emit = Emit::Done;
+                }
                 c => {
                     self.literal(u32::from(c))?;
                     t = &t[c.len_utf8()..];
+                    emit = Emit::Literal(c);
                 }
+            }
+            let text = before(start, t);
+            match emit {
+                // Names do not change what matches, and the crate refuses repeated ones.
+                Emit::Verbatim if text.starts_with("(?P<") || text.starts_with("(?<") => {
+                    self.out.push('(');
+                }
+                Emit::Verbatim => self.out.push_str(text),
+                Emit::Literal(c) => rust::literal(&mut self.out, u32::from(c)),
+                Emit::Done => {}
             }
             last_repeat = repeat;
         }
@@ -582,6 +497,14 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// How a token of `parse` goes into the crate's pattern: as written (operators, groups and
+/// flags mean the same in both), as an escaped literal, or already written by its parser.
+enum Emit {
+    Verbatim,
+    Literal(char),
+    Done,
 }
 
 /// `parseRepeat`: `{min}`, `{min,}` (max -1) or `{min,max}` and the rest; `None` when `s` is
@@ -625,7 +548,9 @@ fn parse_int(s: &str) -> Option<(i32, &str)> {
 }
 
 mod classes;
+mod limits;
 mod names;
+mod rust;
 #[cfg(test)]
 mod tests;
 

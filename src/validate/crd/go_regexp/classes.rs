@@ -2,6 +2,7 @@
 //! `parsePerlFlags`, `parseEscape`, `parseClass`, `parseNamedClass`, `parseUnicodeClass`,
 //! `parsePerlClassEscape`, and the backslash case of `parse`).
 
+use super::rust;
 use super::{
     before, error, Op, Parsed, Parser, DOT_NL, FOLD_CASE, INVALID_CHAR_RANGE, INVALID_ESCAPE,
     INVALID_NAMED_CAPTURE, INVALID_PERL_OP, MISSING_BRACKET, NON_GREEDY, ONE_LINE, PERL_X,
@@ -39,40 +40,46 @@ impl<'a> Parser<'a> {
     /// The `\` case of `parse`: anchors, `\Q…\E`, Unicode and Perl classes, else an escape.
     pub(super) fn parse_backslash(&mut self, t: &'a str) -> Parsed<&'a str> {
         if self.flags & PERL_X != 0 && t.len() >= 2 {
+            // Go's word boundaries are ASCII ones.
             let op = match t.as_bytes()[1] {
-                b'A' => Some(Op::BeginText),
-                b'b' => Some(Op::WordBoundary),
-                b'B' => Some(Op::NoWordBoundary),
-                b'z' => Some(Op::EndText),
+                b'A' => Some((Op::BeginText, r"\A")),
+                b'b' => Some((Op::WordBoundary, r"(?-u:\b)")),
+                b'B' => Some((Op::NoWordBoundary, r"(?-u:\B)")),
+                b'z' => Some((Op::EndText, r"\z")),
                 b'C' => return Err(error(INVALID_ESCAPE, &t[..2])),
                 b'Q' => {
                     let (lit, rest) = t[2..].split_once(r"\E").unwrap_or((&t[2..], ""));
                     for c in lit.chars() {
                         self.literal(u32::from(c))?;
+                        rust::literal(&mut self.out, u32::from(c));
                     }
                     return Ok(rest);
                 }
                 _ => None,
             };
-            if let Some(op) = op {
+            if let Some((op, text)) = op {
                 self.op(op)?;
+                self.out.push_str(text);
                 return Ok(&t[2..]);
             }
         }
         // Go allocates the class before knowing whether it is one.
         let class = self.new_node(Op::CharClass);
         self.nodes[class].flags = self.flags;
-        if let Some(rest) = self.parse_unicode_class(t)? {
+        if let Some((rest, name, negated)) = self.parse_unicode_class(t)? {
             self.push(class)?;
+            rust::unicode_class(&mut self.out, name, negated);
             return Ok(rest);
         }
         if let Some(rest) = self.parse_perl_class_escape(t) {
             self.push(class)?;
+            self.out.push_str(rust::perl_class(t.as_bytes()[1], false));
             return Ok(rest);
         }
         self.reuse(class);
         let (c, rest) = parse_escape(t)?;
         self.literal(c)?;
+        rust::literal(&mut self.out, c);
         Ok(rest)
     }
 
@@ -134,8 +141,9 @@ impl<'a> Parser<'a> {
         Err(error(INVALID_PERL_OP, before(s, t)))
     }
 
-    /// `parseUnicodeClass`: `\pL`, `\p{Greek}`, `\P{^Greek}`; `None` when `s` is none.
-    fn parse_unicode_class(&self, s: &'a str) -> Parsed<Option<&'a str>> {
+    /// `parseUnicodeClass`: `\pL`, `\p{Greek}`, `\P{^Greek}`, with the rest, the name and
+    /// whether the class is negated; `None` when `s` is none.
+    fn parse_unicode_class(&self, s: &'a str) -> Parsed<Option<(&'a str, &'a str, bool)>> {
         let b = s.as_bytes();
         if self.flags & UNICODE_GROUPS == 0 || b.len() < 2 || b[0] != b'\\' {
             return Ok(None);
@@ -154,13 +162,15 @@ impl<'a> Parser<'a> {
             t = &s[end + 1..];
             (&s[..=end], &s[3..end])
         };
+        let mut negated = b[1] == b'P';
         if let Some(rest) = name.strip_prefix('^') {
             name = rest;
+            negated = !negated;
         }
         if !self.names.exists(name) {
             return Err(error(INVALID_CHAR_RANGE, seq));
         }
-        Ok(Some(t))
+        Ok(Some((t, name, negated)))
     }
 
     /// `parsePerlClassEscape`: `\d`, `\s`, `\w` and their negations.
@@ -175,37 +185,45 @@ impl<'a> Parser<'a> {
         let mut t = &s[1..];
         let class = self.new_node(Op::CharClass);
         self.nodes[class].flags = self.flags;
+        self.out.push('[');
         if let Some(rest) = t.strip_prefix('^') {
             t = rest;
+            self.out.push('^');
         }
         let mut first = true;
         while t.is_empty() || !t.starts_with(']') || first {
             first = false;
             if t.len() > 2 && t.starts_with("[:") {
                 if let Some(rest) = parse_named_class(t)? {
+                    // POSIX classes are written alike (and are ASCII) in both.
+                    self.out.push_str(before(t, rest));
                     t = rest;
                     continue;
                 }
             }
-            if let Some(rest) = self.parse_unicode_class(t)? {
+            if let Some((rest, name, negated)) = self.parse_unicode_class(t)? {
+                rust::unicode_class(&mut self.out, name, negated);
                 t = rest;
                 continue;
             }
             if let Some(rest) = self.parse_perl_class_escape(t) {
+                self.out.push_str(rust::perl_class(t.as_bytes()[1], true));
                 t = rest;
                 continue;
             }
             let range = t;
             let lo;
             (lo, t) = parse_class_char(t, s)?;
+            let mut hi = lo;
             if t.len() >= 2 && t.starts_with('-') && t.as_bytes()[1] != b']' {
-                let hi;
                 (hi, t) = parse_class_char(&t[1..], s)?;
                 if hi < lo {
                     return Err(error(INVALID_CHAR_RANGE, before(range, t)));
                 }
             }
+            rust::class_range(&mut self.out, lo, hi);
         }
+        self.out.push(']');
         self.push(class)?;
         Ok(&t[1..])
     }
