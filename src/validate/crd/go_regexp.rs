@@ -1,7 +1,9 @@
 //! Whether Go's `regexp.Compile` accepts a CRD's `pattern`, and if not, its error text: a port
 //! of the parts of Go's regexp/syntax `parse.go` (`parse`, `parser.repeat`, `parsePerlFlags`,
 //! `parseRepeat`, `parseEscape`, `parseClass`, `parseUnicodeClass`, the size and height limits)
-//! that decide the error and the piece of the expression it quotes. Not a regex engine.
+//! that decide the error and the piece of the expression it quotes. Not a regex engine: a
+//! pattern Go accepts is also written in the `regex` crate's syntax with Go's meaning
+//! (`rust.rs`), which custom resources are matched with.
 //!
 //! Not reproduced: the contents of character classes (a one-rune class such as `[a]` stays a
 //! class, where Go makes it a literal), `factor` of alternations and the rune-count limit; they
