@@ -213,4 +213,41 @@ mod tests {
         assert!(!valid(&schema(), ".b"));
         assert!(valid(&schema(), ".spec.any.k.deeper"));
     }
+
+    /// The messages of `crd_openapi::check` (the walk these rules are part of) on schema `s`.
+    fn messages(s: &str, minor: u8) -> Vec<String> {
+        use super::super::crd_list_types::ListRules;
+        use super::super::crd_openapi::{check, Options};
+        let opts = Options {
+            valid_types: true,
+            lists: ListRules {
+                atomic_sets: true,
+                map_keys_required: true,
+            },
+            cel: true,
+        };
+        let v = crate::kube::KubeVersion::new(minor).unwrap();
+        let mut errors = Vec::new();
+        check(&json(s), "s", opts, v, &mut errors);
+        errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn field_paths_must_name_a_field() {
+        let s = r#"{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}},
+            "x-kubernetes-validations":[{"rule":"true","fieldPath":".a"},{"rule":"true","fieldPath":".spec.a"},
+              {"rule":"true","fieldPath":" "}]}}}"#;
+        assert_eq!(
+            messages(s, 33),
+            [
+                "s.properties[spec].x-kubernetes-validations[1].fieldPath: Invalid value: \".spec.a\": fieldPath must be a valid path",
+                "s.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: \" \": fieldPath must be non-empty if specified",
+                "s.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: \" \": fieldPath must be a valid path",
+            ]
+        );
+        assert_eq!(
+            messages(s, 34)[0],
+            "s.properties[spec].x-kubernetes-validations[1].fieldPath: Invalid value: \".spec.a\": must be a valid path"
+        );
+    }
 }

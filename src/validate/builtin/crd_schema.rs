@@ -29,11 +29,12 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
         ));
     }
     let schema_at = join(at, ".openAPIV3Schema");
-    let opts = options(w);
+    let mut opts = options(w);
     let unconvertible = convert_error(root);
     if unconvertible.is_none() {
         let structural = structural(w, root, &schema_at);
         if structural.is_empty() {
+            let before = found.len();
             crd_defaults::check(
                 root,
                 &schema_at,
@@ -41,6 +42,9 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
                 w.version(),
                 &mut found,
             );
+            // `RootCELContext`: rules are compiled in a schema that is structural and whose
+            // defaults are valid.
+            opts.openapi.cel = found.len() == before;
         } else {
             found.extend(structural);
         }
@@ -79,6 +83,7 @@ fn options(w: &Write) -> SchemaOptions {
                 atomic_sets: !any(&crd_list_types::non_atomic_set),
                 map_keys_required: !any(&crd_list_types::invalid_map_keys),
             },
+            cel: false,
         },
         pruned_defaults: !old_schemas
             .iter()

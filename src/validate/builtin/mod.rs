@@ -24,6 +24,7 @@ mod crd_definition;
 mod crd_field_path;
 mod crd_list_types;
 mod crd_names;
+mod crd_old_self;
 mod crd_openapi;
 mod crd_pattern;
 mod crd_schema;
