@@ -1,6 +1,7 @@
 //! The port against Go's own `regexp.Compile` errors: `testdata/formats/go_regexp.jsonl` holds
 //! `[pattern, error of Go 1.22–1.24, error of Go 1.25–1.26 when it differs]` (`null`: accepted),
-//! printed by a small Go program run with each toolchain.
+//! printed by a small Go program run with each toolchain; the last lines are the patterns of the
+//! corpus CRDs (kube-prometheus, cert-manager, Argo CD), all accepted.
 
 use super::{compile, UnicodeNames};
 use serde_json::Value as Json;
