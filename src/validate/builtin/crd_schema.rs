@@ -4,14 +4,15 @@
 //! that converts to a structural one, its invariants (pkg/apiserver/schema/validation.go
 //! `ValidateStructural`: `validateStructuralInvariants`, `validateExtensions`,
 //! `validateStructuralMetadataInvariants`, with the value validations and completeness of
-//! `crd_value_validation`) or, when they hold, its defaults (`crd_defaults`); then the OpenAPI
-//! rules of every node (`crd_openapi`), and last the conversion error of a schema that does
-//! not convert.
+//! `crd_value_validation` and the patterns of `crd_pattern`) or, when they hold, its defaults
+//! (`crd_defaults`); then the OpenAPI rules of every node (`crd_openapi`), and last the
+//! conversion error of a schema that does not convert.
 
 use super::super::{BadValue, FieldError, Write};
 use super::crd_defaults;
 use super::crd_list_types::{self, ListRules};
 use super::crd_openapi::{self, Options};
+use super::crd_pattern;
 use super::crd_value_validation::{completeness, convert_error, value_validation};
 use super::fields::{items, present, text};
 use crate::validate::field::{join, keyed};
@@ -28,11 +29,12 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
         ));
     }
     let schema_at = join(at, ".openAPIV3Schema");
-    let opts = options(w);
+    let mut opts = options(w);
     let unconvertible = convert_error(root);
     if unconvertible.is_none() {
         let structural = structural(w, root, &schema_at);
         if structural.is_empty() {
+            let before = found.len();
             crd_defaults::check(
                 root,
                 &schema_at,
@@ -40,6 +42,9 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
                 w.version(),
                 &mut found,
             );
+            // `RootCELContext`: rules are compiled in a schema that is structural and whose
+            // defaults are valid.
+            opts.openapi.cel = found.len() == before;
         } else {
             found.extend(structural);
         }
@@ -78,6 +83,7 @@ fn options(w: &Write) -> SchemaOptions {
                 atomic_sets: !any(&crd_list_types::non_atomic_set),
                 map_keys_required: !any(&crd_list_types::invalid_map_keys),
             },
+            cel: false,
         },
         pruned_defaults: !old_schemas
             .iter()
@@ -127,6 +133,7 @@ fn structural(w: &Write, root: &Value, at: &str) -> Vec<FieldError> {
     invariants(root, Level::Root, at, &mut found);
     completeness(root, at, &mut found);
     let version = w.version();
+    crd_pattern::check(root, at, version, &mut found);
     found.sort_by_cached_key(|e| e.message(version));
     found
 }

@@ -17,6 +17,7 @@ mod duration;
 mod embedded;
 mod formats;
 mod go_net;
+pub(crate) mod go_regexp;
 pub(crate) mod go_url;
 mod listtype;
 pub mod schema;

@@ -86,10 +86,11 @@ impl Pattern {
         }
     }
 
-    /// The compiled expression, or why it does not compile.
+    /// The compiled expression, or why it does not compile: Go's syntax and meaning on the
+    /// `regex` crate (`go_regexp::regex`).
     pub fn regex(&self) -> Result<&regex::Regex, &str> {
         self.compiled
-            .get_or_init(|| regex::Regex::new(&self.source).map_err(|e| e.to_string()))
+            .get_or_init(|| super::go_regexp::regex(&self.source))
             .as_ref()
             .map_err(String::as_str)
     }
