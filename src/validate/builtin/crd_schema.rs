@@ -5,10 +5,11 @@
 //! `ValidateStructural`: `validateStructuralInvariants`, `validateExtensions`,
 //! `validateStructuralMetadataInvariants`, with the value validations and completeness of
 //! `crd_value_validation`) or, when they hold, its defaults (`crd_defaults`); then the OpenAPI
-//! rules of every node (`crd_openapi`), and last the conversion error of a schema that does
-//! not convert.
+//! rules of every node (`crd_openapi`), the compilation of its CEL rules (`crd_cel`), and last
+//! the conversion error of a schema that does not convert.
 
 use super::super::{BadValue, FieldError, Write};
+use super::crd_cel;
 use super::crd_defaults;
 use super::crd_list_types::{self, ListRules};
 use super::crd_openapi::{self, Options};
@@ -28,6 +29,7 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
         ));
     }
     let schema_at = join(at, ".openAPIV3Schema");
+    let nullable_only = found.len();
     let opts = options(w);
     let unconvertible = convert_error(root);
     if unconvertible.is_none() {
@@ -45,6 +47,11 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
         }
     }
     crd_openapi::check(root, &schema_at, opts.openapi, w.version(), &mut found);
+    // The rules are compiled where the schema has no other error (upstream: per node, where
+    // its subtree has none; kssa compiles only a schema without any).
+    if unconvertible.is_none() && found.len() == nullable_only {
+        crd_cel::check(w, root, &schema_at, &mut found);
+    }
     if let (true, Some(message)) = (found.is_empty(), unconvertible) {
         found.push(FieldError::invalid(
             schema_at.as_str(),

@@ -9,7 +9,10 @@
 //! [`super::builtin`] like every kind's.
 
 mod cel;
+pub mod cel_compile;
+mod cel_decl;
 mod cel_macros;
+mod cel_source;
 mod cel_support;
 mod cel_url;
 pub(crate) mod cel_values;
