@@ -8,7 +8,7 @@ use super::super::{BadValue, FieldError, Write};
 use super::crd_value_validation::sorted_properties;
 use super::fields::{items, spec, text};
 use crate::kube::KubeVersion;
-use crate::validate::crd::cel_compile::{compile, decl_type, Compiled};
+use crate::validate::crd::cel_compile::{compile, compile_rule, decl_type, Compiled};
 use crate::validate::field::{indexed, join};
 use crate::validate::goprint::go_quote;
 use crate::value::{Map, Value};
@@ -58,21 +58,40 @@ fn collect(s: &Value, found: &mut Preexisting) {
 /// The compile errors of the rules of the schema `root` at `at` (`….openAPIV3Schema`), in the
 /// server's order: children first (additionalProperties, properties, items), then a node's
 /// own rules. Junctors (`allOf` …) have no CEL context and are not compiled.
-pub(super) fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
+/// `schema_errors`: the errors of the OpenAPI rules; a node with one at or below it is not
+/// compiled (upstream: `len(allErrs.SchemaErrors) == 0`).
+pub(super) fn check(
+    w: &Write,
+    root: &Value,
+    at: &str,
+    schema_errors: &[FieldError],
+    errors: &mut Vec<FieldError>,
+) {
     let walker = Walker {
         version: w.version(),
         stored: preexisting(w),
+        schema_errors,
     };
-    walker.node(root, at, true, errors);
+    walker.node(root, at, true, None, errors);
 }
 
-struct Walker {
+struct Walker<'e> {
     version: KubeVersion,
     stored: Preexisting,
+    schema_errors: &'e [FieldError],
 }
 
-impl Walker {
-    fn node(&self, s: &Value, at: &str, resource_root: bool, errors: &mut Vec<FieldError>) {
+impl Walker<'_> {
+    /// `uncorrelatable`: the outermost list above that is not a map list (`oldSelf` cannot
+    /// be used below it: `withForbidOldSelfValidations`).
+    fn node(
+        &self,
+        s: &Value,
+        at: &str,
+        resource_root: bool,
+        uncorrelatable: Option<&str>,
+        errors: &mut Vec<FieldError>,
+    ) {
         if s.as_map().is_none() {
             return;
         }
@@ -82,21 +101,42 @@ impl Walker {
             .get("additionalProperties")
             .filter(|a| a.as_map().is_some())
         {
-            self.node(a, &join(at, ".additionalProperties"), embedded(a), errors);
+            let path = join(at, ".additionalProperties");
+            self.node(a, &path, embedded(a), uncorrelatable, errors);
         }
         for (k, p) in sorted_properties(s) {
             let path = format!("{at}.properties[{k}]");
-            self.node(p, &path, embedded(p), errors);
+            self.node(p, &path, embedded(p), uncorrelatable, errors);
         }
         if let Some(i) = s.get("items").filter(|i| i.as_map().is_some()) {
-            self.node(i, &join(at, ".items"), embedded(i), errors);
+            let below = match text(s, "x-kubernetes-list-type") {
+                "map" => uncorrelatable,
+                _ => uncorrelatable.or(Some(at)),
+            };
+            self.node(i, &join(at, ".items"), embedded(i), below, errors);
         }
-        self.rules(s, at, resource_root, errors);
+        self.rules(s, at, resource_root, uncorrelatable, errors);
     }
 
-    fn rules(&self, s: &Value, at: &str, resource_root: bool, errors: &mut Vec<FieldError>) {
+    /// Whether the OpenAPI rules found an error at `at` or below.
+    fn has_schema_error(&self, at: &str) -> bool {
+        self.schema_errors.iter().any(|e| {
+            e.field
+                .strip_prefix(at)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+    }
+
+    fn rules(
+        &self,
+        s: &Value,
+        at: &str,
+        resource_root: bool,
+        uncorrelatable: Option<&str>,
+        errors: &mut Vec<FieldError>,
+    ) {
         let rules = items(s.get("x-kubernetes-validations"));
-        if rules.is_empty() {
+        if rules.is_empty() || self.has_schema_error(at) {
             return;
         }
         let Some(self_ty) = decl_type(s, resource_root) else {
@@ -109,30 +149,63 @@ impl Walker {
                 continue;
             }
             let stored = self.stored.rules.contains(source);
-            match compile(source, &self_ty, self.version, stored) {
-                Compiled::Failed(issues) => {
-                    errors.push(FieldError::invalid(
-                        join(&rule_at, ".rule"),
-                        self.quoted(rule),
-                        format!("compilation failed: {issues}"),
-                    ));
-                    continue;
-                }
-                Compiled::Unknown => continue,
-                Compiled::Clean => {}
-            }
-            let message = text(rule, "messageExpression");
-            if message.is_empty() {
-                continue;
-            }
-            let stored = self.stored.messages.contains(message);
-            if let Compiled::Failed(issues) = compile(message, &self_ty, self.version, stored) {
-                errors.push(FieldError::invalid(
-                    join(&rule_at, ".messageExpression"),
+            let compiled = compile_rule(source, &self_ty, self.version, stored);
+            match &compiled.result {
+                Compiled::Failed(issues) => errors.push(FieldError::invalid(
+                    join(&rule_at, ".rule"),
                     self.quoted(rule),
-                    format!("messageExpression compilation failed: {issues}"),
-                ));
+                    format!("compilation failed: {issues}"),
+                )),
+                Compiled::Clean => self.message_expression(rule, &rule_at, &self_ty, errors),
+                Compiled::Unknown => {}
             }
+            // `UsesOldSelf` comes from a compiled rule; one that fails uses nothing.
+            let uses_old_self = match compiled.result {
+                Compiled::Failed(_) => Some(false),
+                Compiled::Clean => Some(compiled.uses_old_self),
+                Compiled::Unknown => (!compiled.uses_old_self).then_some(false),
+            };
+            match (uses_old_self, uncorrelatable) {
+                (Some(true), Some(list)) => errors.push(FieldError::invalid(
+                    join(&rule_at, ".rule"),
+                    FieldError::string_value(source),
+                    format!(
+                        "oldSelf cannot be used on the uncorrelatable portion of the schema within {list}"
+                    ),
+                )),
+                (Some(false), _) => {
+                    if let Some(optional) = rule.get("optionalOldSelf").filter(|o| !o.is_null()) {
+                        errors.push(FieldError::invalid(
+                            join(&rule_at, ".optionalOldSelf"),
+                            BadValue::Value(optional.clone()),
+                            "may not be set if oldSelf is not used in rule",
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The `messageExpression` of a rule that compiled.
+    fn message_expression(
+        &self,
+        rule: &Value,
+        rule_at: &str,
+        self_ty: &crate::validate::crd::cel_compile::Ty,
+        errors: &mut Vec<FieldError>,
+    ) {
+        let message = text(rule, "messageExpression");
+        if message.is_empty() {
+            return;
+        }
+        let stored = self.stored.messages.contains(message);
+        if let Compiled::Failed(issues) = compile(message, self_ty, self.version, stored) {
+            errors.push(FieldError::invalid(
+                join(rule_at, ".messageExpression"),
+                self.quoted(rule),
+                format!("messageExpression compilation failed: {issues}"),
+            ));
         }
     }
 
@@ -221,6 +294,56 @@ mod tests {
              Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: compilation failed"
         ));
         assert!(causes[3].contains("Reason:(*apiextensions.FieldValueErrorReason)(0x…)"));
+    }
+
+    #[test]
+    fn old_self_below_lists_and_an_unused_optional_old_self() {
+        let object = crd(
+            r#"{"rule":"self.spec.replicas > 0","optionalOldSelf":true}"#,
+            r#"{"rule":"self.replicas >= 0"}"#,
+        )
+        .replace(
+            r#""replicas":{"type":"integer"}"#,
+            r#""replicas":{"type":"integer"},"ports":{"type":"array","items":{"type":"object",
+              "x-kubernetes-validations":[{"rule":"self == oldSelf","message":"immutable"}],
+              "properties":{"port":{"type":"integer"}}}}"#,
+        );
+        assert_eq!(
+            refusal_causes(&object, None, 37),
+            [
+                "spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.x-kubernetes-validations[0].rule: \
+                 Invalid value: \"self == oldSelf\": oldSelf cannot be used on the uncorrelatable portion of the schema within \
+                 spec.validation.openAPIV3Schema.properties[spec].properties[ports]",
+                "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: \
+                 may not be set if oldSelf is not used in rule",
+            ]
+        );
+        // A map list correlates its items.
+        let map_list = object.replace(
+            r#""type":"array","items""#,
+            r#""type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["port"],"items""#,
+        ).replace(r#""properties":{"port":{"type":"integer"}}"#, r#""required":["port"],"properties":{"port":{"type":"integer"}}"#);
+        assert_eq!(refusal_causes(&map_list, None, 37).len(), 1);
+    }
+
+    #[test]
+    fn nodes_with_schema_errors_are_not_compiled() {
+        let object = crd(
+            r#"{"rule":"self.nope == 1"}"#,
+            r#"{"rule":"self.nope == 1","message":" "}"#,
+        );
+        assert_eq!(
+            refusal_causes(&object, None, 37),
+            ["spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].message: Invalid value: \" \": must be non-empty if specified"]
+        );
+        // An error elsewhere does not keep a node from being compiled.
+        let object = crd("", r#"{"rule":"self.nope == 1"}"#).replace(
+            r#""replicas":{"type":"integer"}"#,
+            r#""replicas":{"type":"integer"}}},"other":{"type":"string","uniqueItems":true,"x":{"#,
+        );
+        let causes = refusal_causes(&object, None, 37);
+        assert!(causes[0].contains("uniqueItems"), "{causes:?}");
+        assert!(causes[1].contains("undefined field 'nope'"), "{causes:?}");
     }
 
     #[test]

@@ -46,11 +46,15 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
             found.extend(structural);
         }
     }
+    // The rules are compiled only in a structural schema with valid defaults (upstream: a
+    // `CELSchemaContext`), at nodes the OpenAPI rules find no error in.
+    let compiled = unconvertible.is_none() && found.len() == nullable_only;
+    let openapi_from = found.len();
     crd_openapi::check(root, &schema_at, opts.openapi, w.version(), &mut found);
-    // The rules are compiled where the schema has no other error (upstream: per node, where
-    // its subtree has none; kssa compiles only a schema without any).
-    if unconvertible.is_none() && found.len() == nullable_only {
-        crd_cel::check(w, root, &schema_at, &mut found);
+    if compiled {
+        let (schema_errors, mut cel_errors) = (found[openapi_from..].to_vec(), Vec::new());
+        crd_cel::check(w, root, &schema_at, &schema_errors, &mut cel_errors);
+        found.extend(cel_errors);
     }
     if let (true, Some(message)) = (found.is_empty(), unconvertible) {
         found.push(FieldError::invalid(

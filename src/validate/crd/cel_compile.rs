@@ -97,44 +97,66 @@ const ESCAPED_IDENTIFIERS: &[(VersionRange, bool)] = &[
     (VersionRange::since(33), true),
 ];
 
+/// The outcome of compiling one expression, and whether it refers to the `oldSelf` variable
+/// (what cel-go's reference map tells once the expression compiles; it does not when the
+/// expression does not parse).
+#[derive(Debug, PartialEq)]
+pub struct Compilation {
+    pub result: Compiled,
+    pub uses_old_self: bool,
+}
+
 /// Compiles `source` with `self` (and `oldSelf`) of type `self_ty`. `stored`: the expression
 /// already existed in the CRD, so the server compiles it with every library of the release.
 pub fn compile(source: &str, self_ty: &Ty, version: KubeVersion, stored: bool) -> Compiled {
+    compile_rule(source, self_ty, version, stored).result
+}
+
+/// [`compile`], telling also whether the expression uses `oldSelf`.
+pub fn compile_rule(source: &str, self_ty: &Ty, version: KubeVersion, stored: bool) -> Compilation {
     let parsed = Parser::new().enable_optional_syntax(true).parse(source);
     let expr = match parsed {
         Ok(e) => e,
-        Err(errors) => return syntax_errors(source, &errors.errors, version),
+        Err(errors) => {
+            return Compilation {
+                result: syntax_errors(source, &errors.errors, version),
+                uses_old_self: false,
+            }
+        }
     };
-    let Some(toks) = tokens(source) else {
-        return Compiled::Unknown;
-    };
-    let pos = positions(&toks);
-    if pos.messages {
-        return Compiled::Unknown;
-    }
     let mut checker = Checker {
         version,
         stored,
         scopes: vec![
             ("self".to_string(), self_ty.clone()),
-            ("oldSelf".to_string(), self_ty.clone()),
+            (OLD_SELF.to_string(), self_ty.clone()),
         ],
         found: Vec::new(),
         selects: Vec::new(),
         gave_up: false,
+        uses_old_self: false,
     };
     checker.check(&expr);
-    if checker.gave_up {
-        return Compiled::Unknown;
-    }
-    if checker.found.is_empty() {
-        return Compiled::Clean;
-    }
-    match locate(&checker.found, &checker.selects, &pos) {
-        Some(located) => Compiled::Failed(display(source, &located)),
-        None => Compiled::Unknown,
+    let result = match (tokens(source).map(|t| positions(&t)), checker.gave_up) {
+        (Some(pos), false) if !pos.messages => {
+            if checker.found.is_empty() {
+                Compiled::Clean
+            } else {
+                match locate(&checker.found, &checker.selects, &pos) {
+                    Some(located) => Compiled::Failed(display(source, &located)),
+                    None => Compiled::Unknown,
+                }
+            }
+        }
+        _ => Compiled::Unknown,
+    };
+    Compilation {
+        result,
+        uses_old_self: checker.uses_old_self,
     }
 }
+
+const OLD_SELF: &str = "oldSelf";
 
 fn syntax_errors(
     source: &str,
@@ -190,21 +212,23 @@ struct Checker {
     /// Every field selection met, in source order: name, optional, undefined.
     selects: Vec<(String, bool, bool)>,
     gave_up: bool,
+    /// Whether an identifier resolved to the `oldSelf` variable.
+    uses_old_self: bool,
 }
 
 impl Checker {
-    fn lookup(&self, name: &str) -> Option<&Ty> {
-        self.scopes
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t)
+    fn lookup(&mut self, name: &str) -> Option<&Ty> {
+        let i = self.scopes.iter().rposition(|(n, _)| n == name)?;
+        if i == 1 {
+            self.uses_old_self = true;
+        }
+        Some(&self.scopes[i].1)
     }
 
     fn check(&mut self, e: &Expression) -> Ty {
         match &e.expr {
-            Expr::Ident(name) => match self.lookup(name) {
-                Some(t) => t.clone(),
+            Expr::Ident(name) => match self.lookup(name).cloned() {
+                Some(t) => t,
                 None if TYPE_IDENTS.contains(&name.as_str()) || name.starts_with('@') => Ty::Dyn,
                 None if NAMESPACES.contains(&name.as_str()) || name.starts_with("__") => {
                     self.gave_up = true;
