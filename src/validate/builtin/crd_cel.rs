@@ -8,7 +8,7 @@ use super::super::{BadValue, FieldError, Write};
 use super::crd_value_validation::sorted_properties;
 use super::fields::{items, spec, text};
 use crate::kube::KubeVersion;
-use crate::validate::crd::cel_compile::{compile, compile_rule, decl_type, Compiled};
+use crate::validate::crd::cel_compile::{compile, decl_type, Compiled, Scalar, Ty};
 use crate::validate::field::{indexed, join};
 use crate::validate::goprint::go_quote;
 use crate::value::{Map, Value};
@@ -149,19 +149,24 @@ impl Walker<'_> {
                 continue;
             }
             let stored = self.stored.rules.contains(source);
-            let compiled = compile_rule(source, &self_ty, self.version, stored);
+            let compiled = compile(source, &self_ty, Scalar::Bool, self.version, stored);
             match &compiled.result {
                 Compiled::Failed(issues) => errors.push(FieldError::invalid(
                     join(&rule_at, ".rule"),
                     self.quoted(rule),
                     format!("compilation failed: {issues}"),
                 )),
+                Compiled::Mistyped => errors.push(FieldError::invalid(
+                    join(&rule_at, ".rule"),
+                    self.quoted(rule),
+                    "cel expression must evaluate to a bool",
+                )),
                 Compiled::Clean => self.message_expression(rule, &rule_at, &self_ty, errors),
                 Compiled::Unknown => {}
             }
             // `UsesOldSelf` comes from a compiled rule; one that fails uses nothing.
             let uses_old_self = match compiled.result {
-                Compiled::Failed(_) => Some(false),
+                Compiled::Failed(_) | Compiled::Mistyped => Some(false),
                 Compiled::Clean => Some(compiled.uses_old_self),
                 Compiled::Unknown => (!compiled.uses_old_self).then_some(false),
             };
@@ -192,7 +197,7 @@ impl Walker<'_> {
         &self,
         rule: &Value,
         rule_at: &str,
-        self_ty: &crate::validate::crd::cel_compile::Ty,
+        self_ty: &Ty,
         errors: &mut Vec<FieldError>,
     ) {
         let message = text(rule, "messageExpression");
@@ -200,13 +205,16 @@ impl Walker<'_> {
             return;
         }
         let stored = self.stored.messages.contains(message);
-        if let Compiled::Failed(issues) = compile(message, self_ty, self.version, stored) {
-            errors.push(FieldError::invalid(
-                join(rule_at, ".messageExpression"),
-                self.quoted(rule),
-                format!("messageExpression compilation failed: {issues}"),
-            ));
-        }
+        let detail = match compile(message, self_ty, Scalar::String, self.version, stored).result {
+            Compiled::Failed(issues) => format!("messageExpression compilation failed: {issues}"),
+            Compiled::Mistyped => "messageExpression must evaluate to a string".to_string(),
+            Compiled::Clean | Compiled::Unknown => return,
+        };
+        errors.push(FieldError::invalid(
+            join(rule_at, ".messageExpression"),
+            self.quoted(rule),
+            detail,
+        ));
     }
 
     /// The internal `apiextensions.ValidationRule` as the server prints it: `%#v` until 1.33

@@ -5,7 +5,7 @@
 //! objects the schema declares, and functions or macros the release's environment lacks.
 //! Anything it cannot model exactly makes it give up, so it never refuses a rule wrongly.
 
-pub use super::cel_decl::{decl_type, Ty};
+pub use super::cel_decl::{decl_type, Scalar, Ty};
 use super::cel_source::{display, positions, tokens, Located, Positions};
 use crate::kube::{KubeVersion, VersionRange};
 use kube_cel::cel::common::ast::{operators, EntryExpr, Expr, LiteralValue};
@@ -86,6 +86,9 @@ pub enum Compiled {
     Clean,
     /// cel-go's issues text (`issues.String()`).
     Failed(String),
+    /// It compiles to a value of another type than the one required (`cel expression must
+    /// evaluate to a bool`, `messageExpression must evaluate to a string`).
+    Mistyped,
     /// kssa cannot tell.
     Unknown,
 }
@@ -108,12 +111,15 @@ pub struct Compilation {
 
 /// Compiles `source` with `self` (and `oldSelf`) of type `self_ty`. `stored`: the expression
 /// already existed in the CRD, so the server compiles it with every library of the release.
-pub fn compile(source: &str, self_ty: &Ty, version: KubeVersion, stored: bool) -> Compiled {
-    compile_rule(source, self_ty, version, stored).result
-}
-
-/// [`compile`], telling also whether the expression uses `oldSelf`.
-pub fn compile_rule(source: &str, self_ty: &Ty, version: KubeVersion, stored: bool) -> Compilation {
+/// `output`: the type the expression must have (`Bool` for a rule, `String` for a
+/// `messageExpression`).
+pub fn compile(
+    source: &str,
+    self_ty: &Ty,
+    output: Scalar,
+    version: KubeVersion,
+    stored: bool,
+) -> Compilation {
     let parsed = Parser::new().enable_optional_syntax(true).parse(source);
     let expr = match parsed {
         Ok(e) => e,
@@ -136,11 +142,15 @@ pub fn compile_rule(source: &str, self_ty: &Ty, version: KubeVersion, stored: bo
         gave_up: false,
         uses_old_self: false,
     };
-    checker.check(&expr);
+    let ty = checker.check(&expr);
     let result = match (tokens(source).map(|t| positions(&t)), checker.gave_up) {
         (Some(pos), false) if !pos.messages => {
             if checker.found.is_empty() {
-                Compiled::Clean
+                match ty {
+                    Ty::Dyn => Compiled::Clean,
+                    Ty::Scalar(s) if s == output => Compiled::Clean,
+                    _ => Compiled::Mistyped,
+                }
             } else {
                 match locate(&checker.found, &checker.selects, &pos) {
                     Some(located) => Compiled::Failed(display(source, &located)),
@@ -277,8 +287,8 @@ impl Checker {
                 self.check(&c.accu_init);
                 let elem = match (range, c.iter_var2.is_some()) {
                     (Ty::List(t), false) => *t,
-                    (Ty::List(_), true) => Ty::Scalar,
-                    (Ty::Map(_), _) => Ty::Scalar,
+                    (Ty::List(_), true) => Ty::Scalar(Scalar::Int),
+                    (Ty::Map(_), _) => Ty::Scalar(Scalar::String),
                     (Ty::Dyn, _) => Ty::Dyn,
                     _ => {
                         self.gave_up = true;
@@ -297,7 +307,15 @@ impl Checker {
                 self.scopes.truncate(depth);
                 Ty::Dyn
             }
-            Expr::Literal(_) => Ty::Scalar,
+            Expr::Literal(l) => Ty::Scalar(match l {
+                LiteralValue::Boolean(_) => Scalar::Bool,
+                LiteralValue::Bytes(_) => Scalar::Bytes,
+                LiteralValue::Double(_) => Scalar::Double,
+                LiteralValue::Int(_) => Scalar::Int,
+                LiteralValue::Null => Scalar::Null,
+                LiteralValue::String(_) => Scalar::String,
+                LiteralValue::UInt(_) => Scalar::Uint,
+            }),
             Expr::Struct(_) | Expr::Unspecified => {
                 self.gave_up = true;
                 Ty::Dyn
@@ -351,7 +369,7 @@ impl Checker {
                     Ty::List(t) if *vars == 1 => *t,
                     Ty::List(_) | Ty::Map(_) | Ty::Dyn | Ty::Optional(_) => Ty::Dyn,
                     // Not a range (`cannot be range of a comprehension`): not reproduced.
-                    Ty::Object(_) | Ty::Scalar => {
+                    Ty::Object(_) | Ty::Scalar(_) => {
                         self.gave_up = true;
                         Ty::Dyn
                     }
@@ -393,10 +411,8 @@ impl Checker {
         if let Some(t) = &call.target {
             self.check(t);
         }
-        for a in &call.args {
-            self.check(a);
-        }
-        Ty::Dyn
+        let args: Vec<Ty> = call.args.iter().map(|a| self.check(a)).collect();
+        result_type(name, call.target.is_some(), &args)
     }
 
     /// A call of a function the environment lacks: its arguments and target are checked
@@ -412,6 +428,35 @@ impl Checker {
             .push(Found::UnknownFunction(call.func_name.clone()));
         Ty::Dyn
     }
+}
+
+/// The type of a call whose result type does not depend on its arguments' (the standard
+/// library's operators, `size`, conversions, string tests), or of a conditional whose branches
+/// agree; `Dyn` otherwise.
+fn result_type(name: &str, member: bool, args: &[Ty]) -> Ty {
+    let scalar = match (name, member, args.len()) {
+        (
+            "_&&_" | "_||_" | "!_" | "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "@in",
+            false,
+            _,
+        ) => Scalar::Bool,
+        ("startsWith" | "endsWith" | "contains" | "matches", true, 1) => Scalar::Bool,
+        ("size", _, _) => Scalar::Int,
+        ("int", false, 1) => Scalar::Int,
+        ("uint", false, 1) => Scalar::Uint,
+        ("double", false, 1) => Scalar::Double,
+        ("string", false, 1) => Scalar::String,
+        ("bytes", false, 1) => Scalar::Bytes,
+        ("bool", false, 1) => Scalar::Bool,
+        ("duration", false, 1) => Scalar::Duration,
+        ("timestamp", false, 1) => Scalar::Timestamp,
+        ("_?_:_", false, 3) => match (&args[1], &args[2]) {
+            (Ty::Scalar(a), Ty::Scalar(b)) if a == b => *a,
+            _ => return Ty::Dyn,
+        },
+        _ => return Ty::Dyn,
+    };
+    Ty::Scalar(scalar)
 }
 
 /// The positions of the errors: every occurrence of an undeclared name or an unknown function

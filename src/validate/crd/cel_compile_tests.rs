@@ -22,7 +22,14 @@ properties:
 }
 
 fn at(minor: u8, source: &str) -> Compiled {
-    compile(source, &widget(), KubeVersion::new(minor).unwrap(), false)
+    compile(
+        source,
+        &widget(),
+        Scalar::Bool,
+        KubeVersion::new(minor).unwrap(),
+        false,
+    )
+    .result
 }
 
 fn failed(minor: u8, source: &str) -> String {
@@ -78,11 +85,18 @@ fn resource_roots_expose_only_name_and_generate_name() {
     let ty = decl_type(&root, true).unwrap();
     let v = KubeVersion::NEWEST;
     assert_eq!(
-        compile("self.metadata.name.size() < 10", &ty, v, false),
+        compile(
+            "self.metadata.name.size() < 10",
+            &ty,
+            Scalar::Bool,
+            v,
+            false
+        )
+        .result,
         Compiled::Clean
     );
     assert_eq!(
-        compile("has(self.metadata.labels)", &ty, v, false),
+        compile("has(self.metadata.labels)", &ty, Scalar::Bool, v, false).result,
         Compiled::Failed(
             "ERROR: <input>:1:18: undefined field 'labels'\n | has(self.metadata.labels)\n | .................^"
                 .into()
@@ -119,7 +133,10 @@ fn functions_and_macros_by_release() {
     );
     // A rule the stored CRD already had compiles with every library of the release.
     let v32 = KubeVersion::new(32).unwrap();
-    assert_eq!(compile(two, &widget(), v32, true), Compiled::Clean);
+    assert_eq!(
+        compile(two, &widget(), Scalar::Bool, v32, true).result,
+        Compiled::Clean
+    );
     assert_eq!(at(34, "isSemver(self.name)"), Compiled::Clean);
     assert_eq!(
         failed(33, "isSemver(self.name)"),
@@ -136,6 +153,35 @@ fn functions_and_macros_by_release() {
         at(34, "self.items.sortBy(i, i.name) == self.items"),
         Compiled::Failed(_)
     ));
+}
+
+#[test]
+fn results_of_the_wrong_type() {
+    for source in [
+        "self.replicas",
+        "size(self.items)",
+        "self.name.startsWith('a') ? 'x' : 'y'",
+        "self",
+    ] {
+        assert_eq!(at(37, source), Compiled::Mistyped, "{source}");
+    }
+    for source in [
+        "self.items.all(i, i.name != '')",
+        "self.replicas + 1",
+        "self.extra.x",
+    ] {
+        assert_eq!(at(37, source), Compiled::Clean, "{source}");
+    }
+    let message = |source: &str| {
+        let v = KubeVersion::NEWEST;
+        compile(source, &widget(), Scalar::String, v, false).result
+    };
+    assert_eq!(message("self.replicas"), Compiled::Mistyped);
+    assert_eq!(message("string(self.replicas)"), Compiled::Clean);
+    assert_eq!(
+        message("'replicas: ' + string(self.replicas)"),
+        Compiled::Clean
+    );
 }
 
 #[test]
@@ -217,9 +263,13 @@ fn compile_all(s: &Value, root: bool, file: &std::path::Path) -> usize {
             };
             for minor in [30, 37] {
                 let v = KubeVersion::new(minor).unwrap();
-                let out = compile(source, &ty, v, false);
+                let output = match key {
+                    "rule" => Scalar::Bool,
+                    _ => Scalar::String,
+                };
+                let out = compile(source, &ty, output, v, false).result;
                 assert!(
-                    !matches!(out, Compiled::Failed(_)),
+                    matches!(out, Compiled::Clean | Compiled::Unknown),
                     "{}: {source} at 1.{minor}: {out:?}",
                     file.display()
                 );

@@ -17,9 +17,22 @@ pub enum Ty {
     Object(BTreeMap<String, Ty>),
     Map(Box<Ty>),
     List(Box<Ty>),
-    /// A scalar (string, number, bool, bytes, time).
-    Scalar,
+    Scalar(Scalar),
     Optional(Box<Ty>),
+}
+
+/// The scalar types a schema declares (and literals have).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    Duration,
+    Timestamp,
+    Null,
 }
 
 fn flag(s: &Value, key: &str) -> bool {
@@ -71,7 +84,15 @@ pub fn decl_type(s: &Value, resource_root: bool) -> Option<Ty> {
             }
             Ty::Object(fields)
         }
-        "string" | "boolean" | "number" | "integer" => Ty::Scalar,
+        "string" => Ty::Scalar(match text(s, "format") {
+            "byte" => Scalar::Bytes,
+            "duration" => Scalar::Duration,
+            "date" | "date-time" => Scalar::Timestamp,
+            _ => Scalar::String,
+        }),
+        "boolean" => Ty::Scalar(Scalar::Bool),
+        "number" => Ty::Scalar(Scalar::Double),
+        "integer" => Ty::Scalar(Scalar::Int),
         _ => return None,
     };
     Some(ty)
@@ -98,9 +119,10 @@ fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
     if complete {
         return;
     }
-    fields.insert("kind".into(), Ty::Scalar);
-    fields.insert("apiVersion".into(), Ty::Scalar);
-    let meta = [("name", Ty::Scalar), ("generateName", Ty::Scalar)];
+    let string = Ty::Scalar(Scalar::String);
+    fields.insert("kind".into(), string.clone());
+    fields.insert("apiVersion".into(), string.clone());
+    let meta = [("name", string.clone()), ("generateName", string)];
     fields.insert(
         "metadata".into(),
         Ty::Object(meta.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
