@@ -6,78 +6,14 @@
 //! Anything it cannot model exactly makes it give up, so it never refuses a rule wrongly.
 
 pub use super::cel_decl::{decl_type, Scalar, Ty};
+use super::cel_env::{
+    result_type, ESCAPED_IDENTIFIERS, GATED, MACROS, NAMESPACES, RESERVED_WORD_ALTERNATIVE,
+    TYPE_IDENTS,
+};
 use super::cel_source::{display, positions, tokens, Located, Positions};
 use crate::kube::{KubeVersion, VersionRange};
 use kube_cel::cel::common::ast::{operators, EntryExpr, Expr, LiteralValue};
 use kube_cel::cel::parser::{Expression, Parser};
-
-/// Whether a function or macro exists in the environment of new expressions at a release. The
-/// environment of new expressions is that of the previous release
-/// (`environment.DefaultCompatibilityVersion`, `base.go`'s `IntroducedVersion` + 1).
-const GATED: &[(&str, VersionRange)] = &[
-    // library.IP, library.CIDR: introduced 1.30.
-    ("ip", VersionRange::since(31)),
-    ("isIP", VersionRange::since(31)),
-    ("cidr", VersionRange::since(31)),
-    ("isCIDR", VersionRange::since(31)),
-    // library.SemverLib: introduced 1.33.
-    ("semver", VersionRange::since(34)),
-    ("isSemver", VersionRange::since(34)),
-];
-
-/// Macros the `cel` crate leaves as calls: their name, argument count, the number of leading
-/// arguments that name variables, and the releases whose new expressions have them
-/// (`ext.TwoVarComprehensions` introduced 1.32, `ext.Lists(3)` with `sortBy` introduced 1.34,
-/// `cel.OptionalTypes` since 1.28).
-const MACROS: &[(&str, usize, usize, VersionRange)] = &[
-    ("all", 3, 2, VersionRange::since(33)),
-    ("exists", 3, 2, VersionRange::since(33)),
-    ("existsOne", 3, 2, VersionRange::since(33)),
-    ("exists_one", 3, 2, VersionRange::since(33)),
-    ("transformList", 3, 2, VersionRange::since(33)),
-    ("transformList", 4, 2, VersionRange::since(33)),
-    ("transformMap", 3, 2, VersionRange::since(33)),
-    ("transformMap", 4, 2, VersionRange::since(33)),
-    ("transformMapEntry", 3, 2, VersionRange::since(33)),
-    ("transformMapEntry", 4, 2, VersionRange::since(33)),
-    ("sortBy", 2, 1, VersionRange::since(35)),
-    ("optMap", 2, 1, VersionRange::ALWAYS),
-    ("optFlatMap", 2, 1, VersionRange::ALWAYS),
-];
-
-/// Identifiers the environment declares besides `self` and `oldSelf` (type names), and
-/// namespaces whose qualified names the checker cannot resolve (it gives up on them).
-const TYPE_IDENTS: &[&str] = &[
-    "bool",
-    "bytes",
-    "double",
-    "duration",
-    "int",
-    "list",
-    "map",
-    "null_type",
-    "string",
-    "timestamp",
-    "type",
-    "uint",
-    "dyn",
-    "optional_type",
-];
-const NAMESPACES: &[&str] = &[
-    "google",
-    "cel",
-    "net",
-    "kubernetes",
-    "k8s",
-    "math",
-    "strings",
-    "sets",
-    "lists",
-    "base64",
-    "optional",
-    "proto",
-    "ext",
-];
 
 /// What compiling one expression gives.
 #[derive(Debug, PartialEq)]
@@ -92,13 +28,6 @@ pub enum Compiled {
     /// kssa cannot tell.
     Unknown,
 }
-
-/// The `ESC_IDENTIFIER` token of cel-go's grammar came with v0.23 (Kubernetes 1.33); before,
-/// the parser's expected-token sets do not name it.
-const ESCAPED_IDENTIFIERS: &[(VersionRange, bool)] = &[
-    (VersionRange::until(32), false),
-    (VersionRange::since(33), true),
-];
 
 /// The outcome of compiling one expression, and whether it refers to the `oldSelf` variable
 /// (what cel-go's reference map tells once the expression compiles; it does not when the
@@ -188,11 +117,29 @@ fn syntax_errors(
     let located: Vec<Located> = errors
         .iter()
         .filter_map(|e| {
-            let message = if escaped {
+            let mut message = if escaped {
                 e.msg.clone()
             } else {
                 e.msg.replace(", ESC_IDENTIFIER}", "}")
             };
+            for word in RESERVED_WORD_ALTERNATIVE {
+                let prefix = "no viable alternative at input '";
+                if let Some(at) = message.find(prefix) {
+                    let rest = &message[at + prefix.len()..];
+                    let mut chars = rest.chars();
+                    let skipped = chars.next().map_or(0, char::len_utf8);
+                    if rest[skipped..]
+                        .strip_prefix(word)
+                        .is_some_and(|r| r.starts_with('\''))
+                    {
+                        let end = at + prefix.len() + skipped + word.len() + 1;
+                        message.replace_range(
+                            at..end,
+                            &format!("mismatched input '{word}' expecting IDENTIFIER"),
+                        );
+                    }
+                }
+            }
             Some(Located {
                 line: usize::try_from(e.pos.0).ok()?,
                 column: usize::try_from(e.pos.1 - 1).ok()?,
@@ -428,35 +375,6 @@ impl Checker {
             .push(Found::UnknownFunction(call.func_name.clone()));
         Ty::Dyn
     }
-}
-
-/// The type of a call whose result type does not depend on its arguments' (the standard
-/// library's operators, `size`, conversions, string tests), or of a conditional whose branches
-/// agree; `Dyn` otherwise.
-fn result_type(name: &str, member: bool, args: &[Ty]) -> Ty {
-    let scalar = match (name, member, args.len()) {
-        (
-            "_&&_" | "_||_" | "!_" | "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "@in",
-            false,
-            _,
-        ) => Scalar::Bool,
-        ("startsWith" | "endsWith" | "contains" | "matches", true, 1) => Scalar::Bool,
-        ("size", _, _) => Scalar::Int,
-        ("int", false, 1) => Scalar::Int,
-        ("uint", false, 1) => Scalar::Uint,
-        ("double", false, 1) => Scalar::Double,
-        ("string", false, 1) => Scalar::String,
-        ("bytes", false, 1) => Scalar::Bytes,
-        ("bool", false, 1) => Scalar::Bool,
-        ("duration", false, 1) => Scalar::Duration,
-        ("timestamp", false, 1) => Scalar::Timestamp,
-        ("_?_:_", false, 3) => match (&args[1], &args[2]) {
-            (Ty::Scalar(a), Ty::Scalar(b)) if a == b => *a,
-            _ => return Ty::Dyn,
-        },
-        _ => return Ty::Dyn,
-    };
-    Ty::Scalar(scalar)
 }
 
 /// The positions of the errors: every occurrence of an undeclared name or an unknown function

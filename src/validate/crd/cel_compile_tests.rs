@@ -110,6 +110,13 @@ fn syntax_errors_and_the_escaped_identifier_token() {
         failed(37, "self.replicas >"),
         "ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.replicas >\n | ...............^"
     );
+    // cel-go's rewrite of a reserved word after a dot.
+    assert!(
+        failed(37, "self.true == 1")
+            .contains("Syntax error: mismatched input 'true' expecting IDENTIFIER"),
+        "{}",
+        failed(37, "self.true == 1")
+    );
     let select = "self == msg{:a}";
     assert!(
         failed(33, select).contains("ESC_IDENTIFIER}"),

@@ -11,6 +11,7 @@
 mod cel;
 pub mod cel_compile;
 mod cel_decl;
+mod cel_env;
 mod cel_macros;
 mod cel_source;
 mod cel_support;
