@@ -110,6 +110,10 @@ fn syntax_errors(
     if !source.is_ascii()
         || errors.is_empty()
         || errors.iter().any(|e| !e.msg.starts_with("Syntax error: "))
+        // Where an operator could continue an expression, the `cel` crate's ANTLR runtime
+        // lists the operators among the expected tokens; Go's lists only what the enclosing
+        // rule expects (`expecting <EOF>`, `expecting ':'`).
+        || errors.iter().any(|e| e.msg.contains("'=='"))
         || (!escaped && source.contains('`'))
     {
         return Compiled::Unknown;

@@ -110,6 +110,9 @@ fn syntax_errors_and_the_escaped_identifier_token() {
         failed(37, "self.replicas >"),
         "ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.replicas >\n | ...............^"
     );
+    // Where the ANTLR runtimes' expected tokens differ (cel-go: `expecting <EOF>`).
+    assert_eq!(at(37, "1 + 2\n3 +"), Compiled::Unknown);
+    assert_eq!(at(37, "{a}"), Compiled::Unknown);
     // cel-go's rewrite of a reserved word after a dot.
     assert!(
         failed(37, "self.true == 1")
