@@ -7,11 +7,11 @@
 
 pub use super::cel_decl::{decl_type, Scalar, Ty};
 use super::cel_env::{
-    result_type, ESCAPED_IDENTIFIERS, GATED, MACROS, NAMESPACES, RESERVED_WORD_ALTERNATIVE,
-    TYPE_IDENTS,
+    available, result_type, ESCAPED_IDENTIFIERS, GATED, MACROS, NAMESPACES,
+    RESERVED_WORD_ALTERNATIVE, TYPE_IDENTS,
 };
 use super::cel_source::{display, positions, tokens, Located, Positions};
-use crate::kube::{KubeVersion, VersionRange};
+use crate::kube::KubeVersion;
 use kube_cel::cel::common::ast::{operators, EntryExpr, Expr, LiteralValue};
 use kube_cel::cel::parser::{Expression, Parser};
 
@@ -309,12 +309,23 @@ impl Checker {
     fn call(&mut self, call: &kube_cel::cel::common::ast::CallExpr) -> Ty {
         let name = call.func_name.as_str();
         let arity = call.args.len();
-        let available = |range: VersionRange| self.stored || range.contains(self.version);
-        if let Some((_, _, vars, range)) = MACROS
+        // `a.b.f()` may name a function `a.b.f` (a namespace: `format.named`, `ip.isCanonical`,
+        // `strings.quote` …) when `a` is no variable: cel-go tries that first.
+        if call
+            .target
+            .as_deref()
+            .and_then(qualified_root)
+            .is_some_and(|root| self.scopes.iter().all(|(n, _)| n != root))
+        {
+            self.gave_up = true;
+            return Ty::Dyn;
+        }
+        let available = |introduced: u8| available(introduced, self.version, self.stored);
+        if let Some((_, _, vars, introduced)) = MACROS
             .iter()
             .find(|(n, a, _, _)| *n == name && *a == arity && call.target.is_some())
         {
-            if available(*range) {
+            if available(*introduced) {
                 let target = call.target.as_deref().map_or(Ty::Dyn, |t| self.check(t));
                 let elem = match target {
                     Ty::List(t) if *vars == 1 => *t,
@@ -340,8 +351,8 @@ impl Checker {
             }
             return self.unknown_function(call);
         }
-        if let Some((_, range)) = GATED.iter().find(|(n, _)| *n == name) {
-            if !available(*range) {
+        if let Some((_, introduced)) = GATED.iter().find(|(n, _)| *n == name) {
+            if !available(*introduced) {
                 return self.unknown_function(call);
             }
         }
@@ -378,6 +389,15 @@ impl Checker {
         self.found
             .push(Found::UnknownFunction(call.func_name.clone()));
         Ty::Dyn
+    }
+}
+
+/// The first identifier of a qualified name (`a` of `a.b.c`), if the expression is one.
+fn qualified_root(e: &Expression) -> Option<&str> {
+    match &e.expr {
+        Expr::Ident(name) => Some(name),
+        Expr::Select(sel) if !sel.test => qualified_root(&sel.operand),
+        _ => None,
     }
 }
 

@@ -203,6 +203,9 @@ fn gives_up_where_it_cannot_be_sure() {
         // Message construction, qualified names, cel.bind.
         "google.protobuf.Int64Value{value: 1} == 1",
         "cel.bind(x, self.name, x == 'a')",
+        // Namespaced functions (`format.dns1123Label()`, `ip.isCanonical`).
+        "!format.dns1123Label().validate(self.name).hasValue()",
+        "ip.isCanonical(self.name)",
         // An undeclared name also bound elsewhere.
         "self.items.all(x, x.name != '') && x == 1",
     ] {

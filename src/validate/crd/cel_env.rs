@@ -5,41 +5,55 @@
 //! quirks (`parser/parser.go` `SyntaxError`).
 
 use super::cel_decl::{Scalar, Ty};
-use crate::kube::VersionRange;
+use crate::kube::{KubeVersion, VersionRange};
 
-/// Whether a function or macro exists in the environment of new expressions at a release. The
-/// environment of new expressions is that of the previous release
-/// (`environment.DefaultCompatibilityVersion`, `base.go`'s `IntroducedVersion` + 1).
-pub(super) const GATED: &[(&str, VersionRange)] = &[
-    // library.IP, library.CIDR: introduced 1.30.
-    ("ip", VersionRange::since(31)),
-    ("isIP", VersionRange::since(31)),
-    ("cidr", VersionRange::since(31)),
-    ("isCIDR", VersionRange::since(31)),
-    // library.SemverLib: introduced 1.33.
-    ("semver", VersionRange::since(34)),
-    ("isSemver", VersionRange::since(34)),
+/// Functions of libraries younger than 1.30, with the release `base.go` introduces them at
+/// (`IntroducedVersion`). An expression the CRD did not have is compiled with the libraries of
+/// the previous release (`NewExpressionsEnv`, `DefaultCompatibilityVersion`): a function is
+/// there from the release after; an expression the stored CRD had gets those of the server's
+/// own release (`StoredExpressionsEnv`).
+pub(super) const GATED: &[(&str, u8)] = &[
+    // library.IP, library.CIDR.
+    ("ip", 30),
+    ("isIP", 30),
+    ("cidr", 30),
+    ("isCIDR", 30),
+    // library.SemverLib.
+    ("semver", 33),
+    ("isSemver", 33),
+    // ext.Lists(ext.ListsVersion(3)) (`lists.range` is namespaced: not checked).
+    ("slice", 34),
+    ("flatten", 34),
+    ("sort", 34),
+    ("reverse", 34),
+    ("distinct", 34),
 ];
 
 /// Macros the `cel` crate leaves as calls: their name, argument count, the number of leading
-/// arguments that name variables, and the releases whose new expressions have them
-/// (`ext.TwoVarComprehensions` introduced 1.32, `ext.Lists(3)` with `sortBy` introduced 1.34,
-/// `cel.OptionalTypes` since 1.28).
-pub(super) const MACROS: &[(&str, usize, usize, VersionRange)] = &[
-    ("all", 3, 2, VersionRange::since(33)),
-    ("exists", 3, 2, VersionRange::since(33)),
-    ("existsOne", 3, 2, VersionRange::since(33)),
-    ("exists_one", 3, 2, VersionRange::since(33)),
-    ("transformList", 3, 2, VersionRange::since(33)),
-    ("transformList", 4, 2, VersionRange::since(33)),
-    ("transformMap", 3, 2, VersionRange::since(33)),
-    ("transformMap", 4, 2, VersionRange::since(33)),
-    ("transformMapEntry", 3, 2, VersionRange::since(33)),
-    ("transformMapEntry", 4, 2, VersionRange::since(33)),
-    ("sortBy", 2, 1, VersionRange::since(35)),
-    ("optMap", 2, 1, VersionRange::ALWAYS),
-    ("optFlatMap", 2, 1, VersionRange::ALWAYS),
+/// arguments that name variables, and the release that introduced them (`ext.TwoVarComprehensions`
+/// 1.32, `sortBy` of `ext.Lists(3)` 1.34, `cel.OptionalTypes` 1.28).
+pub(super) const MACROS: &[(&str, usize, usize, u8)] = &[
+    ("all", 3, 2, 32),
+    ("exists", 3, 2, 32),
+    ("existsOne", 3, 2, 32),
+    ("exists_one", 3, 2, 32),
+    ("transformList", 3, 2, 32),
+    ("transformList", 4, 2, 32),
+    ("transformMap", 3, 2, 32),
+    ("transformMap", 4, 2, 32),
+    ("transformMapEntry", 3, 2, 32),
+    ("transformMapEntry", 4, 2, 32),
+    ("sortBy", 2, 1, 34),
+    ("optMap", 2, 1, 28),
+    ("optFlatMap", 2, 1, 28),
 ];
+
+/// Whether a library introduced at 1.`introduced` serves an expression at `version`: from the
+/// next release for new expressions, from its own for stored ones.
+pub(super) fn available(introduced: u8, version: KubeVersion, stored: bool) -> bool {
+    let from = if stored { introduced } else { introduced + 1 };
+    VersionRange::since(from).contains(version)
+}
 
 /// Identifiers the environment declares besides `self` and `oldSelf` (type names), and
 /// namespaces whose qualified names the checker cannot resolve (it gives up on them).
