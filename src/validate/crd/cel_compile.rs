@@ -3,7 +3,8 @@
 //! syntax errors from the parser, then a small checker that reports only what cel-go's
 //! (`checker/checker.go`) is sure to report: undeclared identifiers, undefined fields of
 //! objects the schema declares, and functions or macros the release's environment lacks.
-//! Anything it cannot model exactly makes it give up, so it never refuses a rule wrongly.
+//! Anything it cannot model exactly makes it give up, so that it refuses no rule the server
+//! accepts.
 
 pub use super::cel_decl::{decl_type, Scalar, Ty};
 use super::cel_env::{
@@ -39,7 +40,8 @@ pub struct Compilation {
 }
 
 /// Compiles `source` with `self` (and `oldSelf`) of type `self_ty`. `stored`: the expression
-/// already existed in the CRD, so the server compiles it with every library of the release.
+/// already existed in the CRD, so the server compiles it with the libraries of its own release
+/// rather than those of the previous one.
 /// `output`: the type the expression must have (`Bool` for a rule, `String` for a
 /// `messageExpression`).
 pub fn compile(
