@@ -3,7 +3,7 @@
 //! `ValidateCustomResourceDefinitionOpenAPISchema` and `specStandardValidatorV3.validate`:
 //! unsupported keywords, types, `uniqueItems`, `additionalProperties` with `properties`,
 //! defaults where they are forbidden, the list and map types (`crd_list_types`) and the static
-//! checks of `x-kubernetes-validations` (not the CEL compilation).
+//! checks of `x-kubernetes-validations` (their CEL compilation is `crd_cel`'s).
 
 use super::super::{BadValue, FieldError};
 use super::crd_list_types::{self, ListRules};
@@ -253,8 +253,9 @@ impl Walker {
         }
     }
 
-    /// The static checks of `x-kubernetes-validations` entries (the CEL compilation and cost
-    /// estimates are not reproduced, nor whether a `fieldPath` names a field of the schema).
+    /// The static checks of `x-kubernetes-validations` entries (the CEL compilation is
+    /// `crd_cel`'s; cost estimates are not reproduced, nor whether a `fieldPath` names a field
+    /// of the schema).
     fn rules(&self, s: &Value, at: &str, errors: &mut Vec<FieldError>) {
         let detail = |field: &str, rest: &str| {
             if self.named {
