@@ -3,18 +3,16 @@
 //! `ValidateCustomResourceDefinitionOpenAPISchema` and `specStandardValidatorV3.validate`:
 //! unsupported keywords, types, `uniqueItems`, `additionalProperties` with `properties`,
 //! defaults where they are forbidden, the list and map types (`crd_list_types`) and the static
-//! checks of `x-kubernetes-validations` (not the CEL compilation).
+//! checks of `x-kubernetes-validations` (their CEL compilation is `crd_cel`'s).
 
 use super::super::{BadValue, FieldError};
 use super::crd_field_path;
 use super::crd_list_types::{self, ListRules};
-use super::crd_old_self;
 use super::crd_value_validation::sorted_properties;
 use super::fields::text;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join, keyed};
 use crate::value::Value;
-use std::cell::RefCell;
 
 /// `openapiV3Types`, sorted as `sets.String.List()` sorts them.
 const TYPES: &[&str] = &["array", "boolean", "integer", "number", "object", "string"];
@@ -42,9 +40,6 @@ pub(super) struct Options {
     /// `requireValidPropertyType`.
     pub valid_types: bool,
     pub lists: ListRules,
-    /// Whether the rules are compiled (upstream's `celContext`: the structural schema and its
-    /// defaults are valid), so that their transition checks run (`crd_old_self`).
-    pub cel: bool,
 }
 
 /// The walker's state below a node (`specStandardValidatorV3`).
@@ -54,11 +49,6 @@ struct Context {
     no_defaults: Option<String>,
     /// Inside the schema of a resource's `metadata`, `kind` or `apiVersion`.
     inside_meta: bool,
-    /// The first list above whose items old and new objects cannot be matched by
-    /// (`withForbidOldSelfValidations`).
-    uncorrelatable: Option<String>,
-    /// Inside `not`, `allOf`, `oneOf`, `anyOf` or `definitions`, which have no CEL context.
-    no_cel: bool,
 }
 
 /// `ValidateCustomResourceDefinitionOpenAPISchema` of the root schema at `at`
@@ -76,18 +66,13 @@ pub(super) fn check(
             .iter()
             .find(|(r, _)| r.contains(version))
             .is_some_and(|(_, named)| *named),
-        cel_errors: RefCell::default(),
     };
     walker.node(root, at, &Context::default(), true, errors);
-    // `AllErrors`: the schema errors of every node, then the rules' errors.
-    errors.extend(walker.cel_errors.into_inner());
 }
 
 struct Walker {
     opts: Options,
     named: bool,
-    /// The errors of compiled rules (upstream's `CELErrors`), reported after all others.
-    cel_errors: RefCell<Vec<FieldError>>,
 }
 
 fn list<'v>(s: &'v Value, key: &str) -> &'v [Value] {
@@ -124,7 +109,6 @@ impl Walker {
         if s.as_map().is_none() {
             return;
         }
-        let start = errors.len();
         self.standard(s, at, cx, errors);
         if s.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
             errors.push(FieldError::forbidden(
@@ -162,9 +146,6 @@ impl Walker {
             == Some(true);
         for (k, p) in &props {
             let mut sub = cx.clone();
-            if !matches!(text(s, "x-kubernetes-map-type"), "" | "granular" | "atomic") {
-                sub.uncorrelatable.get_or_insert_with(|| at.to_string());
-            }
             if (root || embedded) && META_FIELDS.contains(k) {
                 sub.inside_meta = true;
                 if root {
@@ -173,36 +154,25 @@ impl Walker {
             }
             self.node(p, &keyed(&join(at, ".properties"), k), &sub, false, errors);
         }
-        let junctor = Context {
-            no_cel: true,
-            ..cx.clone()
-        };
         if let Some(not) = s.get("not") {
-            self.node(not, &join(at, ".not"), &junctor, false, errors);
+            self.node(not, &join(at, ".not"), cx, false, errors);
         }
         for key in ["allOf", "oneOf", "anyOf"] {
             for (i, n) in list(s, key).iter().enumerate() {
                 let path = indexed(&join(at, &format!(".{key}")), i);
-                self.node(n, &path, &junctor, false, errors);
+                self.node(n, &path, cx, false, errors);
             }
         }
         for (k, d) in sorted_map(s, "definitions") {
-            let path = keyed(&join(at, ".definitions"), &k);
-            self.node(&d, &path, &junctor, false, errors);
-        }
-        // Only the items of map lists are matched between old and new objects.
-        let mut item_cx = cx.clone();
-        if text(s, "x-kubernetes-list-type") != "map" {
-            item_cx.uncorrelatable.get_or_insert_with(|| at.to_string());
+            self.node(&d, &keyed(&join(at, ".definitions"), &k), cx, false, errors);
         }
         match s.get("items") {
             Some(Value::List(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    let path = indexed(&join(at, ".items"), i);
-                    self.node(item, &path, &item_cx, false, errors);
+                    self.node(item, &indexed(&join(at, ".items"), i), cx, false, errors);
                 }
             }
-            Some(items) => self.node(items, &join(at, ".items"), &item_cx, false, errors),
+            Some(items) => self.node(items, &join(at, ".items"), cx, false, errors),
             None => {}
         }
         for (k, d) in sorted_map(s, "dependencies") {
@@ -224,15 +194,6 @@ impl Walker {
         }
         crd_list_types::check(s, at, self.opts.lists, errors);
         self.rules(s, at, errors);
-        // Rules are compiled where neither the node nor a node below has a schema error.
-        if self.opts.cel && !cx.no_cel && errors.len() == start {
-            for (i, rule) in list(s, "x-kubernetes-validations").iter().enumerate() {
-                let rule_at = indexed(&join(at, ".x-kubernetes-validations"), i);
-                let within = cx.uncorrelatable.as_deref();
-                let found = crd_old_self::check(rule, &rule_at, within);
-                self.cel_errors.borrow_mut().extend(found);
-            }
-        }
     }
 
     /// `specStandardValidatorV3.validate`: keywords a CRD schema may not use.
@@ -294,7 +255,7 @@ impl Walker {
     }
 
     /// The static checks of `x-kubernetes-validations` entries, with whether a `fieldPath`
-    /// names a field of the node (`crd_field_path`); not the CEL compilation and cost estimates.
+    /// names a field of the node (`crd_field_path`); the CEL compilation is `crd_cel`'s.
     fn rules(&self, s: &Value, at: &str, errors: &mut Vec<FieldError>) {
         let detail = |field: &str, rest: &str| {
             if self.named {
@@ -380,18 +341,13 @@ pub(super) fn refuses_extensions(crd: &Value) -> bool {
             atomic_sets: true,
             map_keys_required: true,
         },
-        cel: false,
     };
     let versions = crd.get_path(&["spec", "versions"]).and_then(Value::as_list);
     versions.into_iter().flatten().any(|v| {
         v.get_path(&["schema", "openAPIV3Schema"])
             .is_some_and(|root| {
                 let mut errors = Vec::new();
-                let walker = Walker {
-                    opts,
-                    named: false,
-                    cel_errors: RefCell::default(),
-                };
+                let walker = Walker { opts, named: false };
                 walker.node(root, "", &Context::default(), true, &mut errors);
                 errors.iter().any(|e| e.field.contains("x-kubernetes-"))
             })
@@ -415,7 +371,6 @@ mod tests {
             atomic_sets: true,
             map_keys_required: true,
         },
-        cel: true,
     };
 
     fn messages(s: &str, minor: u8) -> Vec<String> {

@@ -5,10 +5,11 @@
 //! `ValidateStructural`: `validateStructuralInvariants`, `validateExtensions`,
 //! `validateStructuralMetadataInvariants`, with the value validations and completeness of
 //! `crd_value_validation` and the patterns of `crd_pattern`) or, when they hold, its defaults
-//! (`crd_defaults`); then the OpenAPI rules of every node (`crd_openapi`), and last the
-//! conversion error of a schema that does not convert.
+//! (`crd_defaults`); then the OpenAPI rules of every node (`crd_openapi`), the compilation of
+//! its CEL rules (`crd_cel`), and last the conversion error of a schema that does not convert.
 
 use super::super::{BadValue, FieldError, Write};
+use super::crd_cel;
 use super::crd_defaults;
 use super::crd_list_types::{self, ListRules};
 use super::crd_openapi::{self, Options};
@@ -29,12 +30,12 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
         ));
     }
     let schema_at = join(at, ".openAPIV3Schema");
-    let mut opts = options(w);
+    let nullable_only = found.len();
+    let opts = options(w);
     let unconvertible = convert_error(root);
     if unconvertible.is_none() {
         let structural = structural(w, root, &schema_at);
         if structural.is_empty() {
-            let before = found.len();
             crd_defaults::check(
                 root,
                 &schema_at,
@@ -42,14 +43,20 @@ pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
                 w.version(),
                 &mut found,
             );
-            // `RootCELContext`: rules are compiled in a schema that is structural and whose
-            // defaults are valid.
-            opts.openapi.cel = found.len() == before;
         } else {
             found.extend(structural);
         }
     }
+    // The rules are compiled only in a structural schema with valid defaults (upstream: a
+    // `CELSchemaContext`), at nodes the OpenAPI rules find no error in.
+    let compiled = unconvertible.is_none() && found.len() == nullable_only;
+    let openapi_from = found.len();
     crd_openapi::check(root, &schema_at, opts.openapi, w.version(), &mut found);
+    if compiled {
+        let (schema_errors, mut cel_errors) = (found[openapi_from..].to_vec(), Vec::new());
+        crd_cel::check(w, root, &schema_at, &schema_errors, &mut cel_errors);
+        found.extend(cel_errors);
+    }
     if let (true, Some(message)) = (found.is_empty(), unconvertible) {
         found.push(FieldError::invalid(
             schema_at.as_str(),
@@ -83,7 +90,6 @@ fn options(w: &Write) -> SchemaOptions {
                 atomic_sets: !any(&crd_list_types::non_atomic_set),
                 map_keys_required: !any(&crd_list_types::invalid_map_keys),
             },
-            cel: false,
         },
         pruned_defaults: !old_schemas
             .iter()

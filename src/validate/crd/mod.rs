@@ -9,7 +9,11 @@
 //! [`super::builtin`] like every kind's.
 
 mod cel;
+pub mod cel_compile;
+mod cel_decl;
+mod cel_env;
 mod cel_macros;
+mod cel_source;
 mod cel_support;
 mod cel_url;
 pub(crate) mod cel_values;
