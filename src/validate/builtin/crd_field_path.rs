@@ -224,7 +224,6 @@ mod tests {
                 atomic_sets: true,
                 map_keys_required: true,
             },
-            cel: true,
         };
         let v = crate::kube::KubeVersion::new(minor).unwrap();
         let mut errors = Vec::new();
