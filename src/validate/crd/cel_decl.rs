@@ -6,6 +6,7 @@
 use super::cel_values::escape;
 use crate::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The CEL type of a schema node as far as the checker tracks it
 /// (`k8s.io/apiserver/pkg/cel/common` `SchemaDeclType`).
@@ -13,8 +14,9 @@ use std::collections::BTreeMap;
 pub enum Ty {
     /// Unknown or dynamic: nothing is reported below it.
     Dyn,
-    /// An object with properties: its (escaped) fields.
-    Object(BTreeMap<String, Ty>),
+    /// An object with properties: its (escaped) fields, shared (every rule of a node, and every
+    /// field selection, takes a copy of a type that may hold a whole schema).
+    Object(Arc<BTreeMap<String, Ty>>),
     Map(Box<Ty>),
     List(Box<Ty>),
     Scalar(Scalar),
@@ -82,7 +84,7 @@ pub fn decl_type(s: &Value, resource_root: bool) -> Option<Ty> {
             if resource_root {
                 with_type_and_object_meta(s, &mut fields);
             }
-            Ty::Object(fields)
+            Ty::Object(Arc::new(fields))
         }
         "string" => Ty::Scalar(match text(s, "format") {
             "byte" => Scalar::Bytes,
@@ -125,6 +127,8 @@ fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
     let meta = [("name", string.clone()), ("generateName", string)];
     fields.insert(
         "metadata".into(),
-        Ty::Object(meta.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
+        Ty::Object(Arc::new(
+            meta.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        )),
     );
 }
