@@ -10,6 +10,7 @@ use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::crd::go_regexp::{self, UnicodeNames};
 use crate::validate::field::{indexed, join, keyed};
 use crate::value::Value;
+use std::collections::HashMap;
 
 /// The Go release of each Kubernetes version decides the names `\p{…}` takes: Go 1.22–1.24
 /// built 1.30–1.34 (go.mod of each release branch), Go 1.25 and 1.26 built 1.35–1.37.
@@ -28,43 +29,84 @@ fn names(version: KubeVersion) -> UnicodeNames {
 /// The pattern errors of a schema that converts to a structural one, in the traversal of
 /// `validateStructuralInvariants` (the caller sorts them with the other structural errors).
 pub(super) fn check(root: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    structural(root, at, names(version), errors);
+    let mut patterns = Patterns {
+        names: names(version),
+        verdicts: HashMap::new(),
+    };
+    structural(root, at, &mut patterns, errors);
+}
+
+/// Go's verdict on each pattern of one schema, worked out once: a large CRD repeats the same
+/// few patterns (durations, quantities, names) hundreds of times.
+struct Patterns<'v> {
+    names: UnicodeNames,
+    verdicts: HashMap<&'v str, Option<String>>,
+}
+
+impl<'v> Patterns<'v> {
+    /// Why Go refuses `pattern`, if it does.
+    fn refusal(&mut self, pattern: &'v str) -> Option<&str> {
+        let names = self.names;
+        self.verdicts
+            .entry(pattern)
+            .or_insert_with(|| {
+                go_regexp::compile(pattern, names)
+                    .err()
+                    .map(|e| e.to_string())
+            })
+            .as_deref()
+    }
 }
 
 /// A node of the structural schema: its value validation, then items, properties and an
 /// `additionalProperties` schema.
-fn structural(s: &Value, at: &str, names: UnicodeNames, errors: &mut Vec<FieldError>) {
+fn structural<'v>(
+    s: &'v Value,
+    at: &str,
+    patterns: &mut Patterns<'v>,
+    errors: &mut Vec<FieldError>,
+) {
     if s.as_map().is_none() {
         return;
     }
-    value_validation(s, at, names, errors);
+    value_validation(s, at, patterns, errors);
     if let Some(items) = present(s, "items") {
-        structural(items, &join(at, ".items"), names, errors);
+        structural(items, &join(at, ".items"), patterns, errors);
     }
     for (k, p) in sorted_properties(s) {
-        structural(p, &keyed(&join(at, ".properties"), k), names, errors);
+        structural(p, &keyed(&join(at, ".properties"), k), patterns, errors);
     }
     if let Some(a) = present(s, "additionalProperties") {
-        structural(a, &join(at, ".additionalProperties"), names, errors);
+        structural(a, &join(at, ".additionalProperties"), patterns, errors);
     }
 }
 
 /// `validateValueValidation`: the junctors, then the node's own pattern.
-fn value_validation(v: &Value, at: &str, names: UnicodeNames, errors: &mut Vec<FieldError>) {
+fn value_validation<'v>(
+    v: &'v Value,
+    at: &str,
+    patterns: &mut Patterns<'v>,
+    errors: &mut Vec<FieldError>,
+) {
     for key in ["anyOf", "allOf", "oneOf"] {
         let list = v.get(key).and_then(Value::as_list);
         for (i, n) in list.into_iter().flatten().enumerate() {
-            nested(n, &indexed(&join(at, &format!(".{key}")), i), names, errors);
+            nested(
+                n,
+                &indexed(&join(at, &format!(".{key}")), i),
+                patterns,
+                errors,
+            );
         }
     }
     if let Some(not) = present(v, "not") {
-        nested(not, &join(at, ".not"), names, errors);
+        nested(not, &join(at, ".not"), patterns, errors);
     }
     let pattern = v.get("pattern").and_then(Value::as_str).unwrap_or("");
     if pattern.is_empty() {
         return;
     }
-    if let Err(e) = go_regexp::compile(pattern, names) {
+    if let Some(e) = patterns.refusal(pattern) {
         errors.push(FieldError::invalid(
             join(at, ".pattern"),
             FieldError::string_value(pattern),
@@ -75,16 +117,16 @@ fn value_validation(v: &Value, at: &str, names: UnicodeNames, errors: &mut Vec<F
 
 /// `validateNestedValueValidation`: inside a junctor, items and properties (an
 /// `additionalProperties` there is refused, not followed).
-fn nested(v: &Value, at: &str, names: UnicodeNames, errors: &mut Vec<FieldError>) {
+fn nested<'v>(v: &'v Value, at: &str, patterns: &mut Patterns<'v>, errors: &mut Vec<FieldError>) {
     if v.as_map().is_none() {
         return;
     }
-    value_validation(v, at, names, errors);
+    value_validation(v, at, patterns, errors);
     if let Some(items) = present(v, "items") {
-        nested(items, &join(at, ".items"), names, errors);
+        nested(items, &join(at, ".items"), patterns, errors);
     }
     for (k, p) in sorted_properties(v) {
-        nested(p, &keyed(&join(at, ".properties"), k), names, errors);
+        nested(p, &keyed(&join(at, ".properties"), k), patterns, errors);
     }
 }
 
