@@ -58,6 +58,7 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if !old_provider.is_empty() && old_provider != text(spec, "providerID") {
         errors.push(FieldError::forbidden("spec.providerID", PROVIDER_CHANGED));
     }
+    super::node_config_source::check(object, old, errors);
     taints(
         items(spec.get("taints")),
         "metadata.taints",
