@@ -12,6 +12,9 @@ use crate::value::Value;
 
 const AT: &str = "spec.configSource";
 
+/// A string format check: its messages, none when well-formed.
+type Format = fn(&str) -> Vec<String>;
+
 /// `validateNodeConfigSourceSpec` when both the stored and the new node have a
 /// `configSource`: its `configMap` reference (`uid` and `resourceVersion` forbidden, then
 /// `namespace`, `name`, `kubeletConfigKey` required and well-formed). A source without
@@ -41,7 +44,7 @@ pub fn check(object: &Value, old: &Value, errors: &mut Vec<FieldError>) {
         ));
     }
     // (field, the message when empty, the format check)
-    let fields: [(&str, &str, fn(&str) -> Vec<String>); 3] = [
+    let fields: [(&str, &str, Format); 3] = [
         ("namespace", "namespace must be set", formats::dns1123_label),
         ("name", "name must be set", formats::dns1123_subdomain),
         (
