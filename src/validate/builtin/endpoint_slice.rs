@@ -19,6 +19,11 @@ const MAX_ADDRESSES: usize = 100;
 const MAX_PORTS: usize = 20000;
 const MAX_ENDPOINTS: usize = 1000;
 const MAX_ZONE_HINTS: usize = 8;
+/// `maxNodeHints` (the API reference: "May contain a maximum of 8 entries").
+const MAX_NODE_HINTS: usize = 8;
+/// Releases that keep `hints.forNodes` and count it: PreferSameTrafficDistribution is alpha in
+/// 1.33 (off, the field dropped) and on by default from 1.34.
+const NODE_HINTS: VersionRange = VersionRange::since(34);
 
 /// How an IPv4 or IPv6 address is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +135,7 @@ fn endpoints(
             dns_label(hostname, &join(&at, ".hostname"), errors);
         }
         if let Some(hints) = present(endpoint, "hints") {
-            zone_hints(hints, &join(&at, ".hints.forZones"), version, errors);
+            endpoint_hints(hints, &join(&at, ".hints"), version, errors);
         }
     }
 }
@@ -212,19 +217,36 @@ fn fqdn(address: &str, at: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateHints`: at most 8 zones (then nothing else), names unique and label values.
-/// (`forNodes`, 1.33–, is not checked: see docs/validation.md.)
-fn zone_hints(hints: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validateHints`: at most 8 zones (then nothing else), names unique and label values; then
+/// (1.34–) at most 8 nodes, as kubernetes#130844 (KEP-3015, PreferSameNode) adds it to
+/// pkg/apis/discovery/validation/validation.go. The node names' uniqueness and format are
+/// not checked (that part of the change could not be read).
+fn endpoint_hints(hints: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let zones_at = join(at, ".forZones");
     let zones = items(hints.get("forZones"));
     if zones.len() > MAX_ZONE_HINTS {
         errors.push(FieldError::too_many(
-            at,
+            &zones_at,
             zones.len(),
             MAX_ZONE_HINTS,
             version,
         ));
         return;
     }
+    zone_names(zones, &zones_at, version, errors);
+    let nodes = items(hints.get("forNodes"));
+    if NODE_HINTS.contains(version) && nodes.len() > MAX_NODE_HINTS {
+        errors.push(FieldError::too_many(
+            join(at, ".forNodes"),
+            nodes.len(),
+            MAX_NODE_HINTS,
+            version,
+        ));
+    }
+}
+
+/// The zone hints' names: unique, label values.
+fn zone_names(zones: &[Value], at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let mut seen = HashSet::new();
     for (i, zone) in zones.iter().enumerate() {
         let name = text(zone, "name");

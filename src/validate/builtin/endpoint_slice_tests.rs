@@ -137,3 +137,26 @@ fn the_address_type_is_immutable() {
     );
     assert_eq!(refusal(SLICE, Some(SLICE), 37), None);
 }
+
+#[test]
+fn at_most_8_node_hints_from_1_34() {
+    let nodes: Vec<String> = (0..9).map(|i| format!(r#"{{"name":"n{i}"}}"#)).collect();
+    let many = SLICE.replace(
+        r#"[{"name":"zone-a"}]"#,
+        &format!(r#"[{{"name":"zone-a"}}],"forNodes":[{}]"#, nodes.join(",")),
+    );
+    assert_eq!(
+        refused(&many, 34),
+        "endpoints[0].hints.forNodes: Too many: 9: must have at most 8 items"
+    );
+    // Alpha (off) in 1.33: not counted.
+    assert!(refusal(&many, None, 33).is_none());
+    let eight = SLICE.replace(
+        r#"[{"name":"zone-a"}]"#,
+        &format!(
+            r#"[{{"name":"zone-a"}}],"forNodes":[{}]"#,
+            nodes[..8].join(",")
+        ),
+    );
+    assert!(refusal(&eight, None, 37).is_none());
+}

@@ -65,6 +65,7 @@ mod netaddr;
 mod network_policy;
 mod networking;
 mod node;
+mod node_config_source;
 mod owner_refs;
 mod pod;
 mod pod_misc;

@@ -2,6 +2,8 @@
 //! `ValidateNodeUpdate`, `validateNodeTaints`, `ValidateNodeResources`) after the registry's
 //! preparation (pkg/registry/core/node/strategy.go: status kept on update, `configSource`
 //! dropped unless the stored node has one): what a user applying a Node manifest can hit.
+//! The taints annotation is checked as `ValidateNodeSpecificAnnotations` does (read in a copy
+//! of about 1.27–1.28 and at the 2017 split of the file; unchanged between them).
 
 use super::super::formats;
 use super::super::{BadValue, ErrorType, FieldError, Write};
@@ -35,9 +37,10 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     };
     let status = with_status.get("status");
     let spec = spec(object);
-    validate_node(spec, status, version, errors);
+    validate_node(object, spec, status, version, errors);
     let Some(old) = w.live else { return };
     let old_spec = self::spec(old);
+    annotations(object, version, errors);
     resources(status, version, errors);
     let (cidrs, old_cidrs) = (pod_cidrs(spec), pod_cidrs(old_spec));
     if !old_cidrs.is_empty() {
@@ -55,7 +58,13 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if !old_provider.is_empty() && old_provider != text(spec, "providerID") {
         errors.push(FieldError::forbidden("spec.providerID", PROVIDER_CHANGED));
     }
-    taints(items(spec.get("taints")), version, errors);
+    super::node_config_source::check(object, old, errors);
+    taints(
+        items(spec.get("taints")),
+        "metadata.taints",
+        version,
+        errors,
+    );
     if text(spec, "externalID") != text(old_spec, "externalID") {
         errors.push(FieldError::forbidden(
             "spec.externalID",
@@ -64,15 +73,23 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateNode` after the metadata: taints (reported under `metadata.taints`, as upstream
-/// builds the path from the metadata's), status quantities, pod CIDRs.
+/// `ValidateNode` after the metadata: the node annotations, taints (reported under
+/// `metadata.taints`, as upstream builds the path from the metadata's), status quantities, pod
+/// CIDRs.
 fn validate_node(
+    object: &Value,
     spec: &Value,
     status: Option<&Value>,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
-    taints(items(spec.get("taints")), version, errors);
+    annotations(object, version, errors);
+    taints(
+        items(spec.get("taints")),
+        "metadata.taints",
+        version,
+        errors,
+    );
     resources(status, version, errors);
     let cidrs = pod_cidrs(spec);
     for (i, cidr) in cidrs.iter().enumerate() {
@@ -149,12 +166,57 @@ fn resources(status: Option<&Value>, version: KubeVersion, errors: &mut Vec<Fiel
     }
 }
 
-/// `validateNodeTaints` at `metadata.taints`: key a qualified name, value a label value,
-/// effect required and known, `{key, effect}` unique.
-fn taints(list: &[Value], version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// The annotation holding taints as JSON (`core.TaintsAnnotationKey`).
+const TAINTS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/taints";
+/// The fields of the internal `core.Taint`, as its JSON tags spell them.
+const TAINT_FIELDS: &[&str] = &["key", "value", "effect", "timeAdded"];
+
+/// `ValidateNodeSpecificAnnotations`, the taints half (`ValidateTaintsInNodeAnnotations`): a
+/// non-empty taints annotation is decoded (`helper.GetTaintsFromNodeAnnotations`,
+/// `json.Unmarshal` into `[]core.Taint`) and its taints validated as the spec's, at
+/// `metadata.annotations.scheduler.alpha.kubernetes.io/taints[i]`. Only a well-formed list of
+/// taints whose fields are strings is checked: Go's decoding errors (`metadata.annotations:
+/// Invalid value: "scheduler.alpha.kubernetes.io/taints": <json error>`) are not reproduced,
+/// nor is the prefer-avoid-pods annotation checked.
+fn annotations(object: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let Some(Value::String(raw)) = object
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(TAINTS_ANNOTATION))
+    else {
+        return;
+    };
+    if raw.is_empty() {
+        return;
+    }
+    let Ok(Value::List(list)) = crate::value::from_json_str(raw) else {
+        return;
+    };
+    if !list.iter().all(decodes_as_taint) {
+        return;
+    }
+    let at = format!("metadata.annotations.{TAINTS_ANNOTATION}");
+    taints(&list, &at, version, errors);
+}
+
+/// Whether `json.Unmarshal` takes `t` as a `core.Taint` without error, as far as kssa can tell:
+/// an object whose taint fields are strings (or null), spelled exactly as the tags (Go matches
+/// other casings too, which kssa leaves alone), without `timeAdded`.
+fn decodes_as_taint(t: &Value) -> bool {
+    let Value::Map(map) = t else { return false };
+    map.iter().all(|(k, v)| {
+        let exact = TAINT_FIELDS.contains(&k.as_str());
+        let other_casing = !exact && TAINT_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(k));
+        !other_casing && (!exact || v.is_null() || (k != "timeAdded" && v.as_str().is_some()))
+    })
+}
+
+/// `validateNodeTaints` at `path` (`metadata.taints` for the spec's): key a qualified name,
+/// value a label value, effect required and known, `{key, effect}` unique.
+fn taints(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     for (i, t) in list.iter().enumerate() {
-        let at = indexed("metadata.taints", i);
+        let at = indexed(path, i);
         let (key, value, effect) = (text(t, "key"), text(t, "value"), text(t, "effect"));
         for msg in formats::label_key(key, version) {
             errors.push(FieldError::invalid(
@@ -255,6 +317,34 @@ mod tests {
             refusal_causes(&bad, None, 33)[4],
             "metadata.taints[2]: Duplicate value: core.Taint{Key:\"x\", Value:\"1\", Effect:\"\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"
         );
+    }
+
+    #[test]
+    fn taints_in_the_annotation_are_validated_before_the_spec_ones() {
+        let with = |json: &str| {
+            NODE.replace(
+                r#""metadata":{"name":"n1"}"#,
+                &format!(
+                    r#""metadata":{{"name":"n1","annotations":{{"scheduler.alpha.kubernetes.io/taints":{}}}}}"#,
+                    serde_json::to_string(json).unwrap()
+                ),
+            )
+        };
+        let bad = with(r#"[{"key":"dedicated","effect":"Never"}]"#);
+        let at = "metadata.annotations.scheduler.alpha.kubernetes.io/taints[0]";
+        assert_eq!(
+            refusal_causes(&bad, None, 37),
+            [format!("{at}.effect: Unsupported value: \"Never\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"")]
+        );
+        // On update `ValidateNode` and `ValidateNodeUpdate` both report it; the message
+        // (`ToAggregate`) shows it once.
+        assert_eq!(refusal_causes(&bad, Some(NODE), 37).len(), 1);
+        // Well-formed taints pass; what Go's decoder refuses is not checked.
+        assert!(
+            refusal_causes(&with(r#"[{"key":"a","effect":"NoSchedule"}]"#), None, 37).is_empty()
+        );
+        assert!(refusal_causes(&with("not json"), None, 37).is_empty());
+        assert!(refusal_causes(&with(r#"[{"Key":"a b"}]"#), None, 37).is_empty());
     }
 
     #[test]

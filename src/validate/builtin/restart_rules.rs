@@ -2,7 +2,9 @@
 //! pkg/apis/core/validation/validation.go `validateContainerRestartPolicy` checks them once
 //! ContainerRestartRules is on by default (beta, 1.35); while it is alpha (1.34) the strategy
 //! drops the rules (`dropContainerRestartRules`, pkg/api/pod/util.go). Only the rules whose
-//! messages were read upstream (kubernetes#132642, #137135, #137136, #137368) are checked.
+//! messages were read upstream (kubernetes#132642, #137135, #137136, #137368) or seen in a real
+//! server's refusals (v1.36.1 dry runs: a missing container `restartPolicy`, a missing
+//! `exitCodes`) are checked.
 
 use super::super::FieldError;
 use super::fields::{items, present, text};
@@ -22,13 +24,24 @@ const ACTIONS: &[&str] = &["Restart"];
 /// `ContainerRestartRuleOnExitCodesOperator` values, in the server's order.
 const OPERATORS: &[&str] = &["In", "NotIn"];
 
-/// The `restartPolicyRules` of the container at `path`: each rule's `action` `Restart`, its
-/// `exitCodes.operator` `In` or `NotIn`, at most 255 `exitCodes.values`.
+/// The `restartPolicyRules` of the container at `path`: rules need the container's own
+/// `restartPolicy` (`Required value: must specify restartPolicy when restart rules are used`,
+/// reported before the rules); each rule's `action` `Restart`, its `exitCodes` required
+/// (`Required value: must be specified`), `exitCodes.operator` `In` or `NotIn`, at most 255
+/// `exitCodes.values`.
 pub fn check(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     if !RESTART_RULES.contains(version) {
         return;
     }
-    for (i, rule) in items(c.get("restartPolicyRules")).iter().enumerate() {
+    let rules = items(c.get("restartPolicyRules"));
+    let policy_set = !matches!(c.get("restartPolicy"), None | Some(Value::Null));
+    if !rules.is_empty() && !policy_set {
+        errors.push(FieldError::required(
+            join(path, ".restartPolicy"),
+            "must specify restartPolicy when restart rules are used",
+        ));
+    }
+    for (i, rule) in rules.iter().enumerate() {
         let at = format!("{path}.restartPolicyRules[{i}]");
         let action = text(rule, "action");
         if !ACTIONS.contains(&action) {
@@ -39,6 +52,10 @@ pub fn check(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Field
             ));
         }
         let Some(codes) = present(rule, "exitCodes") else {
+            errors.push(FieldError::required(
+                join(&at, ".exitCodes"),
+                "must be specified",
+            ));
             continue;
         };
         let codes_at = join(&at, ".exitCodes");
@@ -90,10 +107,28 @@ mod tests {
     }
 
     #[test]
+    fn rules_need_the_container_policy_and_exit_codes() {
+        let c = r#"{"restartPolicyRules":[{"action":"Restart"}]}"#;
+        assert_eq!(
+            messages(c, 36),
+            [
+                "spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used",
+                "spec.containers[0].restartPolicyRules[0].exitCodes: Required value: must be specified",
+            ]
+        );
+        assert!(messages(c, 34).is_empty());
+        // A policy without rules, or rules with a policy and exit codes, are fine.
+        assert!(messages(r#"{"restartPolicy":"Never"}"#, 37).is_empty());
+        let ok = r#"{"restartPolicy":"Never","restartPolicyRules":[
+            {"action":"Restart","exitCodes":{"operator":"In","values":[]}}]}"#;
+        assert!(messages(ok, 37).is_empty());
+    }
+
+    #[test]
     fn at_most_255_exit_codes_worded_per_release() {
         let values: Vec<String> = (1..=256).map(|n| n.to_string()).collect();
         let c = format!(
-            r#"{{"restartPolicyRules":[{{"action":"Restart","exitCodes":{{"operator":"NotIn","values":[{}]}}}}]}}"#,
+            r#"{{"restartPolicy":"Never","restartPolicyRules":[{{"action":"Restart","exitCodes":{{"operator":"NotIn","values":[{}]}}}}]}}"#,
             values.join(",")
         );
         assert_eq!(
