@@ -6,6 +6,7 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod admission;
+mod admission_cel;
 mod admission_policy;
 mod admission_policy_binding;
 mod affinity;
