@@ -36,6 +36,7 @@ mod cronjob;
 mod device_taint_rule;
 mod dns;
 mod dra;
+mod dra_cel;
 mod dra_claim;
 mod dra_slice;
 mod endpoint_slice;
