@@ -119,3 +119,26 @@ fn webhook_match_conditions_have_no_params() {
         ["webhooks[0].matchConditions[0].expression: Invalid value: \"request.name\": must evaluate to bool but got string"]
     );
 }
+
+#[test]
+fn new_expressions_get_the_previous_releases_libraries_stored_ones_their_own() {
+    let object = policy("", r#"{"expression":"[1, 2].all(i, v, v > i)"}"#);
+    let message = refusal(&object, None, 32).unwrap();
+    assert!(
+        message.contains("is invalid: spec.validations[0].expression: Invalid value: \"[1, 2].all(i, v, v > i)\": compilation failed: ERROR: <input>:1:11: undeclared reference to 'all' (in container '')"),
+        "{message}"
+    );
+    assert!(refusal_causes(&object, None, 33).is_empty());
+    // Upstream looks a validation up among the stored validations.
+    assert!(refusal_causes(&object, Some(&object), 32).is_empty());
+    let variable = policy(
+        r#""variables":[{"name":"ok","expression":"[1, 2].all(i, v, v > i)"}],"#,
+        r#"{"expression":"variables.ok"}"#,
+    );
+    let message = refusal(&variable, None, 32).unwrap();
+    assert!(
+        message.contains("is invalid: spec.variables[0].expression: "),
+        "{message}"
+    );
+    assert!(refusal_causes(&variable, None, 33).is_empty());
+}
