@@ -45,8 +45,9 @@ impl Decls<'_> {
             vars.push(("params".to_string(), Ty::Dyn));
         }
         if self.authorizer {
-            // The authorizer library's types are opaque: nothing below them is checked.
-            vars.push(("authorizer".to_string(), Ty::Dyn));
+            // `authorizer.requestResource` is a variable of its own; kssa gives up on any
+            // selection on the authorizer.
+            vars.push(("authorizer".to_string(), Ty::Opaque));
         }
         if let Some(variables) = self.variables {
             let fields = variables.iter().cloned().collect();
@@ -136,7 +137,7 @@ fn declared(ty: Ty) -> Ty {
         Ty::Scalar(_) => ty,
         Ty::List(t) => Ty::List(Box::new(declared(*t))),
         Ty::Map(t) => Ty::Map(Box::new(declared(*t))),
-        Ty::Dyn | Ty::Object(_) | Ty::Optional(_) => Ty::Dyn,
+        Ty::Dyn | Ty::Object(_) | Ty::Optional(_) | Ty::Opaque => Ty::Dyn,
     }
 }
 

@@ -385,7 +385,7 @@ impl Checker<'_> {
                     Ty::List(t) if *vars == 1 => *t,
                     Ty::List(_) | Ty::Map(_) | Ty::Dyn | Ty::Optional(_) => Ty::Dyn,
                     // Not a range (`cannot be range of a comprehension`): not reproduced.
-                    Ty::Object(_) | Ty::Scalar(_) => {
+                    Ty::Object(_) | Ty::Scalar(_) | Ty::Opaque => {
                         self.gave_up = true;
                         Ty::Dyn
                     }
@@ -417,7 +417,7 @@ impl Checker<'_> {
             }
             return match operand {
                 Ty::List(t) | Ty::Map(t) if name == operators::INDEX => *t,
-                Ty::Object(_) => {
+                Ty::Object(_) | Ty::Opaque => {
                     self.gave_up = true;
                     Ty::Dyn
                 }
