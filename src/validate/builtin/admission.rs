@@ -11,6 +11,7 @@ use super::super::field::typed_value;
 use super::super::formats;
 use super::super::goprint::{go_quote, GoType};
 use super::super::{BadValue, FieldError, Write};
+use super::admission_cel::{self, Decls, Returns};
 use super::affinity::label_name;
 use super::fields::{items, present, text};
 use super::selector;
@@ -197,7 +198,21 @@ fn webhook(
     let cc = hook.get("clientConfig").unwrap_or(&NULL);
     client_config(cc, &join(at, ".clientConfig"), errors);
     if !opts.ignore_match_conditions {
-        match_conditions(w, conditions(hook), &join(at, ".matchConditions"), errors);
+        let stored: Vec<&str> = w
+            .live
+            .map(|old| items(old.get("webhooks")))
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|h| conditions(h).iter().map(|c| text(c, "expression")))
+            .collect();
+        match_conditions(
+            w,
+            conditions(hook),
+            &join(at, ".matchConditions"),
+            Some(Decls::WEBHOOK),
+            &stored,
+            errors,
+        );
     }
 }
 
@@ -403,9 +418,17 @@ fn review_versions(hook: &Value, opts: &Options, at: &str, errors: &mut Vec<Fiel
     }
 }
 
-/// `validateMatchConditions`: at most 64, each with an expression and a qualified name,
-/// names unique. The expressions are not compiled.
-pub(super) fn match_conditions(w: &Write, list: &[Value], at: &str, errors: &mut Vec<FieldError>) {
+/// `validateMatchConditions`: at most 64, each with an expression (compiled trimmed,
+/// `validateMatchConditionsExpression`, with the declarations `decls`) and a qualified name,
+/// names unique (`decls` `None`: not compiled). `stored`: the expressions of the stored object (`preexistingExpressions`).
+pub(super) fn match_conditions(
+    w: &Write,
+    list: &[Value],
+    at: &str,
+    decls: Option<Decls>,
+    stored: &[&str],
+    errors: &mut Vec<FieldError>,
+) {
     if list.len() > MAX_MATCH_CONDITIONS {
         errors.push(FieldError::too_many(
             at,
@@ -417,8 +440,22 @@ pub(super) fn match_conditions(w: &Write, list: &[Value], at: &str, errors: &mut
     let mut names = HashSet::new();
     for (i, condition) in list.iter().enumerate() {
         let item_at = indexed(at, i);
-        if text(condition, "expression").trim().is_empty() {
-            errors.push(FieldError::required(join(&item_at, ".expression"), ""));
+        let expression = text(condition, "expression").trim();
+        let expression_at = join(&item_at, ".expression");
+        if expression.is_empty() {
+            errors.push(FieldError::required(expression_at, ""));
+        } else if let Some(decls) = decls {
+            let stored = stored.contains(&expression);
+            let (error, _) = admission_cel::compile(
+                expression,
+                expression,
+                &expression_at,
+                decls,
+                Returns::Bool,
+                w.version(),
+                stored,
+            );
+            errors.extend(error);
         }
         let name = text(condition, "name");
         let name_at = join(&item_at, ".name");

@@ -3,16 +3,19 @@
 //! `validateParamKind`, `validateVariable`, `validateValidation`, `validateAuditAnnotation`, and
 //! `ValidateValidatingAdmissionPolicyUpdate`'s `ignoreValidatingAdmissionPolicyMatchConditions`).
 //!
-//! The server also compiles every CEL expression (and reports compile errors with cel-go's
-//! text); kssa does not. An absent `failurePolicy` stands for its v1 default `Fail`.
+//! The CEL expressions are compiled as the server compiles them (`admission_cel`). An absent
+//! `failurePolicy` stands for its v1 default `Fail`.
 
 use super::super::formats;
 use super::super::goprint::go_quote;
 use super::super::{BadValue, FieldError, Write};
 use super::admission::{match_conditions, FAILURE_POLICIES};
+use super::admission_cel::{compile, Decls, Returns};
 use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
+use crate::kube::KubeVersion;
+use crate::validate::crd::cel_compile::Ty;
 use crate::validate::crd::cel_values::CEL_RESERVED;
 use crate::validate::field::{indexed, join};
 use crate::value::{Map, Value};
@@ -31,13 +34,38 @@ const NOTHING_TO_DO: &str = "validations or auditAnnotations must contain at lea
 pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let at = "spec";
+    let old = w.live.map(|o| Preexisting::of(super::fields::spec(o)));
+    let old = old.unwrap_or_default();
+    let params = present(spec, "paramKind").is_some();
     policy_head(w, spec, &|_, _| {}, errors);
     if !unchanged_match_conditions(w, spec) {
         let conditions = items(spec.get("matchConditions"));
-        match_conditions(w, conditions, "spec.matchConditions", errors);
+        let decls = Decls {
+            params,
+            authorizer: true,
+            variables: None,
+        };
+        let stored: Vec<&str> = old.match_conditions.iter().map(String::as_str).collect();
+        match_conditions(
+            w,
+            conditions,
+            "spec.matchConditions",
+            Some(decls),
+            &stored,
+            errors,
+        );
     }
-    for (i, variable) in items(spec.get("variables")).iter().enumerate() {
-        self::variable(variable, &indexed("spec.variables", i), errors);
+    let variables = items(spec.get("variables"));
+    let mut cel = PolicyCel {
+        version: w.version(),
+        params,
+        variables: (!variables.is_empty()).then(Vec::new),
+        old,
+    };
+    for (i, v) in variables.iter().enumerate() {
+        let at = indexed("spec.variables", i);
+        self::variable(v, &at, errors);
+        cel.variable(v, &at, errors);
     }
     let validations = items(spec.get("validations"));
     let annotations = items(spec.get("auditAnnotations"));
@@ -47,15 +75,101 @@ pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<F
         return;
     }
     for (i, v) in validations.iter().enumerate() {
-        validation(v, &indexed("spec.validations", i), errors);
+        validation(&cel, v, &indexed("spec.validations", i), errors);
     }
     audit_annotations(
         w,
+        &cel,
         object,
         annotations,
         &join(at, ".auditAnnotations"),
         errors,
     );
+}
+
+/// `findValidatingPolicyPreexistingExpressions`: the expressions of the stored policy, which
+/// the server compiles with the libraries of its own release.
+#[derive(Default)]
+struct Preexisting {
+    match_conditions: Vec<String>,
+    validations: Vec<String>,
+    messages: Vec<String>,
+    audit_values: Vec<String>,
+}
+
+impl Preexisting {
+    fn of(spec: &Value) -> Preexisting {
+        let all = |list: &str, key: &str| -> Vec<String> {
+            items(spec.get(list))
+                .iter()
+                .map(|v| text(v, key).to_string())
+                .collect()
+        };
+        Preexisting {
+            match_conditions: all("matchConditions", "expression"),
+            validations: all("validations", "expression"),
+            messages: all("validations", "messageExpression"),
+            audit_values: all("auditAnnotations", "valueExpression"),
+        }
+    }
+}
+
+/// The policy's compiler: its declarations and the variables compiled so far
+/// (`CompositedCompiler.CompileAndStoreVariable`).
+struct PolicyCel {
+    version: KubeVersion,
+    params: bool,
+    /// `None` when the policy has no variables (`variables` is then undeclared).
+    variables: Option<Vec<(String, Ty)>>,
+    old: Preexisting,
+}
+
+impl PolicyCel {
+    fn decls(&self, authorizer: bool) -> Decls<'_> {
+        Decls {
+            params: self.params,
+            authorizer,
+            variables: self.variables.as_deref(),
+        }
+    }
+
+    /// `validateVariable`'s compilation; the variable is declared with the type it compiles
+    /// to (dyn when it does not). Upstream looks the expression up among the stored
+    /// validations' expressions.
+    fn variable(&mut self, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+        let expression = text(v, "expression");
+        if expression.trim().is_empty() {
+            return;
+        }
+        let stored = self.old.validations.iter().any(|e| e == expression);
+        let (error, ty) = compile(
+            expression,
+            expression,
+            &join(at, ".expression"),
+            self.decls(true),
+            Returns::Unchecked,
+            self.version,
+            stored,
+        );
+        errors.extend(error);
+        if let Some(vars) = &mut self.variables {
+            vars.push((text(v, "name").to_string(), ty));
+        }
+    }
+
+    /// Compiles one expression at `at` with the policy's declarations.
+    fn check(
+        &self,
+        source: &str,
+        quoted: &str,
+        at: String,
+        authorizer: bool,
+        returns: Returns,
+        stored: bool,
+    ) -> Option<FieldError> {
+        let decls = self.decls(authorizer);
+        compile(source, quoted, &at, decls, returns, self.version, stored).0
+    }
 }
 
 /// `ignoreValidatingAdmissionPolicyMatchConditions`: an update that keeps the stored
@@ -133,7 +247,8 @@ fn is_cel_identifier(name: &str) -> bool {
         && !CEL_RESERVED.contains(&name)
 }
 
-/// `validateVariable`, without compiling the expression.
+/// `validateVariable`: the name and the presence of the expression (compiled by
+/// `PolicyCel::variable` for a validating policy).
 pub(super) fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let name = text(v, "name");
     if name.trim().is_empty() {
@@ -161,13 +276,19 @@ fn has_newlines(s: &str) -> bool {
     s.contains(['\n', '\r'])
 }
 
-/// `validateValidation`, without compiling the expressions.
-fn validation(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
-    if text(v, "expression").trim().is_empty() {
+/// `validateValidation`: the expression must compile to a bool, the message expression (with
+/// no authorizer declared) to a string.
+fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    let expression = text(v, "expression");
+    if expression.trim().is_empty() {
         errors.push(FieldError::required(
             join(at, ".expression"),
             "expression is not specified",
         ));
+    } else {
+        let stored = cel.old.validations.iter().any(|e| e == expression);
+        let at = join(at, ".expression");
+        errors.extend(cel.check(expression, expression, at, true, Returns::Bool, stored));
     }
     let message_expression = text(v, "messageExpression");
     if !message_expression.is_empty() && message_expression.trim().is_empty() {
@@ -176,6 +297,11 @@ fn validation(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
             FieldError::string_value(message_expression),
             "must be non-empty if specified",
         ));
+    } else if !message_expression.is_empty() {
+        let stored = cel.old.messages.iter().any(|e| e == message_expression);
+        let at = join(at, ".messageExpression");
+        let (source, returns) = (message_expression, Returns::String);
+        errors.extend(cel.check(source, source, at, false, returns, stored));
     }
     let message = text(v, "message");
     let detail = if !message.is_empty() && message.trim().is_empty() {
@@ -207,6 +333,7 @@ fn validation(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
 /// The audit annotations: at most 20, each valid, keys unique.
 fn audit_annotations(
     w: &Write,
+    cel: &PolicyCel,
     object: &Value,
     list: &[Value],
     at: &str,
@@ -226,7 +353,7 @@ fn audit_annotations(
     let mut keys = HashSet::new();
     for (i, annotation) in list.iter().enumerate() {
         let item_at = indexed(at, i);
-        audit_annotation(w, name, annotation, &item_at, errors);
+        audit_annotation(w, cel, name, annotation, &item_at, errors);
         let key = text(annotation, "key");
         if !keys.insert(key) {
             errors.push(FieldError::duplicate(
@@ -237,10 +364,11 @@ fn audit_annotations(
     }
 }
 
-/// `validateAuditAnnotation`, without compiling the value expression: `<policy name>/<key>`
-/// must be a qualified name.
+/// `validateAuditAnnotation`: `<policy name>/<key>` must be a qualified name; the value
+/// expression is compiled trimmed (and quoted as written).
 fn audit_annotation(
     w: &Write,
+    cel: &PolicyCel,
     policy: &str,
     annotation: &Value,
     at: &str,
@@ -258,7 +386,8 @@ fn audit_annotation(
         label_name(&format!("{policy}/{key}"), &key_at, w.version(), errors);
     }
     let value_at = join(at, ".valueExpression");
-    let trimmed = text(annotation, "valueExpression").trim();
+    let value = text(annotation, "valueExpression");
+    let trimmed = value.trim();
     if trimmed.is_empty() {
         errors.push(FieldError::required(
             value_at,
@@ -270,6 +399,10 @@ fn audit_annotation(
             value_at,
             format!("must not exceed {MAX_VALUE_EXPRESSION_LEN} bytes in length"),
         ));
+    } else {
+        let stored = cel.old.audit_values.iter().any(|e| e == value);
+        let returns = Returns::Unchecked;
+        errors.extend(cel.check(trimmed, value, value_at, true, returns, stored));
     }
 }
 

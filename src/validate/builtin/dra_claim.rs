@@ -3,12 +3,13 @@
 //! share with them, as k8s.io/kubernetes pkg/apis/resource/validation/validation.go checks them
 //! (`validateDeviceClaim`, `validateDeviceRequest`, `validateExactDeviceRequest`,
 //! `validateDeviceSubRequest`, `validateDeviceAllocationMode`, `validateSelector`,
-//! `validateDeviceConstraint`, `validateDeviceConfiguration`, `validateRawExtension`). CEL
-//! expressions are not compiled (only their length is checked).
+//! `validateDeviceConstraint`, `validateDeviceConfiguration`, `validateRawExtension`); the CEL
+//! selectors are compiled by `dra_cel`.
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::affinity;
+use super::dra_cel;
 use super::fields::{items, present, text};
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
@@ -282,7 +283,7 @@ fn allocation_mode(r: &Value, at: &str, errors: &mut Vec<FieldError>) {
 }
 
 /// `validateSelectorSlice`: each selector needs `cel`, whose expression may not be longer
-/// than 10 KiB (it is not compiled here).
+/// than 10 KiB and must compile (`dra_cel`).
 pub(super) fn selectors(
     list: &[Value],
     at: &str,
@@ -301,12 +302,12 @@ pub(super) fn selectors(
             match present(s, "cel") {
                 None => errors.push(FieldError::required(cel_at, "")),
                 Some(cel) => {
-                    if text(cel, "expression").len() > CEL_EXPRESSION_MAX {
-                        errors.push(FieldError::too_long(
-                            join(&cel_at, ".expression"),
-                            CEL_EXPRESSION_MAX,
-                            version,
-                        ));
+                    let expression = text(cel, "expression");
+                    let at = join(&cel_at, ".expression");
+                    if expression.len() > CEL_EXPRESSION_MAX {
+                        errors.push(FieldError::too_long(at, CEL_EXPRESSION_MAX, version));
+                    } else {
+                        errors.extend(dra_cel::selector(expression, &at, version));
                     }
                 }
             }

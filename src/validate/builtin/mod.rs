@@ -6,6 +6,7 @@
 //! objects must have is [`meta::NAME_RULES`]. docs/validation.md lists what is checked.
 
 mod admission;
+mod admission_cel;
 mod admission_policy;
 mod admission_policy_binding;
 mod affinity;
@@ -35,6 +36,7 @@ mod cronjob;
 mod device_taint_rule;
 mod dns;
 mod dra;
+mod dra_cel;
 mod dra_claim;
 mod dra_slice;
 mod endpoint_slice;

@@ -34,7 +34,8 @@ pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<Fie
     // `ignoreMutatingAdmissionPolicyMatchConditions`: as for the validating policy.
     if !unchanged_match_conditions(w, spec) {
         let conditions = items(spec.get("matchConditions"));
-        match_conditions(w, conditions, "spec.matchConditions", errors);
+        // The mutating policy's CEL environment is not modelled: not compiled.
+        match_conditions(w, conditions, "spec.matchConditions", None, &[], errors);
     }
     for (i, v) in items(spec.get("variables")).iter().enumerate() {
         variable(v, &indexed("spec.variables", i), errors);

@@ -51,50 +51,99 @@ pub fn compile(
     version: KubeVersion,
     stored: bool,
 ) -> Compilation {
+    let vars = [
+        ("self".to_string(), self_ty.clone()),
+        (OLD_SELF.to_string(), self_ty.clone()),
+    ];
+    let env = Env {
+        vars: &vars,
+        ungated: &[],
+    };
+    let (checked, uses_old_self) = run(source, &env, version, stored, true);
+    let result = match checked {
+        Checked::Typed(Ty::Dyn) => Compiled::Clean,
+        Checked::Typed(Ty::Scalar(s)) if s == output => Compiled::Clean,
+        Checked::Typed(_) => Compiled::Mistyped,
+        Checked::Failed(issues) => Compiled::Failed(issues),
+        Checked::Unknown => Compiled::Unknown,
+    };
+    Compilation {
+        result,
+        uses_old_self,
+    }
+}
+
+/// The variables an expression is compiled with (other than the CRD's `self`), and the gated
+/// functions (`GATED`) the environment has at every release (a library it adds unversioned).
+pub struct Env<'a> {
+    pub vars: &'a [(String, Ty)],
+    pub ungated: &'a [&'a str],
+}
+
+/// What checking one expression in an environment gives.
+#[derive(Debug, PartialEq)]
+pub enum Checked {
+    /// No error kssa can see; the type of its value as far as kssa knows it (`Ty::Dyn` when
+    /// it does not: cel-go may know better).
+    Typed(Ty),
+    /// cel-go's issues text (`issues.String()`).
+    Failed(String),
+    /// kssa cannot tell.
+    Unknown,
+}
+
+/// Checks `source` with the variables of `env`: the compile errors, or the type of a clean
+/// expression (as in `compile`, `stored` picks the libraries of the server's own release).
+pub fn check_in(source: &str, env: &Env, version: KubeVersion, stored: bool) -> Checked {
+    run(source, env, version, stored, false).0
+}
+
+/// Parses and checks; with `old_self`, the second variable is the CRD's `oldSelf` and its
+/// use is reported.
+fn run(
+    source: &str,
+    env: &Env,
+    version: KubeVersion,
+    stored: bool,
+    old_self: bool,
+) -> (Checked, bool) {
     let parsed = Parser::new().enable_optional_syntax(true).parse(source);
     let expr = match parsed {
         Ok(e) => e,
         Err(errors) => {
-            return Compilation {
-                result: syntax_errors(source, &errors.errors, version),
-                uses_old_self: false,
-            }
+            let checked = match syntax_errors(source, &errors.errors, version) {
+                Compiled::Failed(issues) => Checked::Failed(issues),
+                _ => Checked::Unknown,
+            };
+            return (checked, false);
         }
     };
     let mut checker = Checker {
         version,
         stored,
-        scopes: vec![
-            ("self".to_string(), self_ty.clone()),
-            (OLD_SELF.to_string(), self_ty.clone()),
-        ],
+        ungated: env.ungated,
+        scopes: env.vars.to_vec(),
+        old_self,
         found: Vec::new(),
         selects: Vec::new(),
         gave_up: false,
         uses_old_self: false,
     };
     let ty = checker.check(&expr);
-    let result = match (tokens(source).map(|t| positions(&t)), checker.gave_up) {
+    let checked = match (tokens(source).map(|t| positions(&t)), checker.gave_up) {
         (Some(pos), false) if !pos.messages => {
             if checker.found.is_empty() {
-                match ty {
-                    Ty::Dyn => Compiled::Clean,
-                    Ty::Scalar(s) if s == output => Compiled::Clean,
-                    _ => Compiled::Mistyped,
-                }
+                Checked::Typed(ty)
             } else {
                 match locate(&checker.found, &checker.selects, &pos) {
-                    Some(located) => Compiled::Failed(display(source, &located)),
-                    None => Compiled::Unknown,
+                    Some(located) => Checked::Failed(display(source, &located)),
+                    None => Checked::Unknown,
                 }
             }
         }
-        _ => Compiled::Unknown,
+        _ => Checked::Unknown,
     };
-    Compilation {
-        result,
-        uses_old_self: checker.uses_old_self,
-    }
+    (checked, checker.uses_old_self)
 }
 
 const OLD_SELF: &str = "oldSelf";
@@ -167,9 +216,12 @@ enum Found {
     UnknownFunction(String),
 }
 
-struct Checker {
+struct Checker<'e> {
     version: KubeVersion,
     stored: bool,
+    ungated: &'e [&'e str],
+    /// Whether the second variable is the CRD's `oldSelf`.
+    old_self: bool,
     scopes: Vec<(String, Ty)>,
     found: Vec<Found>,
     /// Every field selection met, in source order: name, optional, undefined.
@@ -179,10 +231,10 @@ struct Checker {
     uses_old_self: bool,
 }
 
-impl Checker {
+impl Checker<'_> {
     fn lookup(&mut self, name: &str) -> Option<&Ty> {
         let i = self.scopes.iter().rposition(|(n, _)| n == name)?;
-        if i == 1 {
+        if i == 1 && self.old_self {
             self.uses_old_self = true;
         }
         Some(&self.scopes[i].1)
@@ -333,7 +385,7 @@ impl Checker {
                     Ty::List(t) if *vars == 1 => *t,
                     Ty::List(_) | Ty::Map(_) | Ty::Dyn | Ty::Optional(_) => Ty::Dyn,
                     // Not a range (`cannot be range of a comprehension`): not reproduced.
-                    Ty::Object(_) | Ty::Scalar(_) => {
+                    Ty::Object(_) | Ty::Scalar(_) | Ty::Opaque => {
                         self.gave_up = true;
                         Ty::Dyn
                     }
@@ -354,7 +406,7 @@ impl Checker {
             return self.unknown_function(call);
         }
         if let Some((_, introduced)) = GATED.iter().find(|(n, _)| *n == name) {
-            if !available(*introduced) {
+            if !available(*introduced) && !self.ungated.contains(&name) {
                 return self.unknown_function(call);
             }
         }
@@ -365,7 +417,7 @@ impl Checker {
             }
             return match operand {
                 Ty::List(t) | Ty::Map(t) if name == operators::INDEX => *t,
-                Ty::Object(_) => {
+                Ty::Object(_) | Ty::Opaque => {
                     self.gave_up = true;
                     Ty::Dyn
                 }

@@ -21,6 +21,9 @@ pub enum Ty {
     List(Box<Ty>),
     Scalar(Scalar),
     Optional(Box<Ty>),
+    /// A library's object type (the admission `authorizer`): the checker gives up on field
+    /// selections, indexes and ranges over it.
+    Opaque,
 }
 
 /// The scalar types a schema declares (and literals have).
