@@ -11,7 +11,6 @@ use crate::kube::KubeVersion;
 use crate::validate::crd::cel_compile::{check_in, Checked, Env, Scalar, Ty};
 use kube_cel::cel::common::ast::{operators, Expr};
 use kube_cel::cel::parser::{Expression, Parser};
-use std::collections::BTreeMap;
 
 /// `OptionalVariableDeclarations`, and the policy's composited `variables` (declared when the
 /// policy has variables: `createCompiler(needsComposition)`).
@@ -50,8 +49,8 @@ impl Decls<'_> {
             vars.push(("authorizer".to_string(), Ty::Opaque));
         }
         if let Some(variables) = self.variables {
-            let fields = variables.iter().cloned().collect();
-            vars.push(("variables".to_string(), Ty::Object(fields)));
+            let fields = variables.iter().cloned();
+            vars.push(("variables".to_string(), Ty::object(fields)));
         }
         vars
     }
@@ -164,12 +163,7 @@ fn certainly_dyn(source: &str, vars: &[(String, Ty)]) -> bool {
 }
 
 fn object(fields: &[(&str, Ty)]) -> Ty {
-    Ty::Object(
-        fields
-            .iter()
-            .map(|(n, t)| (n.to_string(), t.clone()))
-            .collect::<BTreeMap<_, _>>(),
-    )
+    Ty::object(fields.iter().map(|(n, t)| (n.to_string(), t.clone())))
 }
 
 fn string() -> Ty {

@@ -67,7 +67,7 @@ fn device_type() -> Ty {
     .into_iter()
     .map(|(n, t)| (n.to_string(), t))
     .collect();
-    Ty::Object(fields)
+    Ty::object(fields)
 }
 
 #[cfg(test)]

@@ -26,6 +26,13 @@ pub enum Ty {
     Opaque,
 }
 
+impl Ty {
+    /// An object type with `fields`.
+    pub fn object(fields: impl IntoIterator<Item = (String, Ty)>) -> Ty {
+        Ty::Object(Arc::new(fields.into_iter().collect()))
+    }
+}
+
 /// The scalar types a schema declares (and literals have).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scalar {
@@ -87,7 +94,7 @@ pub fn decl_type(s: &Value, resource_root: bool) -> Option<Ty> {
             if resource_root {
                 with_type_and_object_meta(s, &mut fields);
             }
-            Ty::Object(Arc::new(fields))
+            Ty::object(fields)
         }
         "string" => Ty::Scalar(match text(s, "format") {
             "byte" => Scalar::Bytes,
@@ -130,8 +137,6 @@ fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
     let meta = [("name", string.clone()), ("generateName", string)];
     fields.insert(
         "metadata".into(),
-        Ty::Object(Arc::new(
-            meta.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        )),
+        Ty::object(meta.into_iter().map(|(k, v)| (k.to_string(), v))),
     );
 }
