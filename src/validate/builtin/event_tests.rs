@@ -127,11 +127,11 @@ fn events_k8s_io_updates_keep_the_event() {
         ["firstTimestamp: Invalid value: \"2024-05-01T09:00:00Z\": field is immutable"]
     );
     assert_eq!(
-        refusal_causes(&EVENTS.to_string(), Some(&first), 32),
+        refusal_causes(EVENTS, Some(&first), 32),
         ["firstTimestamp: Invalid value: 0001-01-01 00:00:00 +0000 UTC: field is immutable"]
     );
     assert_eq!(
-        refusal_causes(&EVENTS.to_string(), Some(&first), 34),
+        refusal_causes(EVENTS, Some(&first), 34),
         ["firstTimestamp: Invalid value: null: field is immutable"]
     );
     // core/v1 updates only run the legacy rules.
