@@ -17,6 +17,7 @@ use super::crd_columns::{columns, subresources};
 use super::crd_conversion::conversion;
 use super::crd_names::names;
 use super::crd_schema;
+use super::crd_selectable;
 use super::crd_versions::{versions_value, PerVersion};
 use super::fields::{items, present, spec, text};
 use crate::validate::field::{indexed, join, keyed};
@@ -32,6 +33,7 @@ pub(super) struct Hoisted {
     pub schema: bool,
     pub subresources: bool,
     pub columns: bool,
+    pub selectable: bool,
 }
 
 impl Hoisted {
@@ -46,6 +48,7 @@ impl Hoisted {
             schema: same("schema"),
             subresources: same("subresources"),
             columns: same("additionalPrinterColumns"),
+            selectable: same("selectableFields"),
         }
     }
 }
@@ -187,6 +190,7 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
         schema: !hoisted.schema,
         subresources: !hoisted.subresources,
         columns: !hoisted.columns,
+        selectable: !hoisted.selectable,
     };
     for (broken, detail) in [
         (!unique, "must contain unique version names"),
@@ -234,6 +238,18 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
             columns(first, "spec.additionalPrinterColumns", errors);
         }
     }
+    if hoisted.selectable && crd_selectable::enabled(w) {
+        if let Some(first) = versions.first() {
+            // spec.validation: the first version's schema when hoisted, else none.
+            let schema = (hoisted.schema && field_value(first, "schema").is_some()).then(|| {
+                first
+                    .get_path(&["schema", "openAPIV3Schema"])
+                    .unwrap_or(&Value::Null)
+            });
+            let fields = items(field_value(first, "selectableFields"));
+            crd_selectable::check(w, fields, schema, None, "spec.selectableFields", errors);
+        }
+    }
     conversion(w, spec, errors);
 }
 
@@ -264,6 +280,15 @@ fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut
     }
     if !hoisted.columns {
         columns(v, &join(at, ".additionalPrinterColumns"), errors);
+    }
+    if !hoisted.selectable && crd_selectable::enabled(w) {
+        let schema = v
+            .get_path(&["schema", "openAPIV3Schema"])
+            .filter(|s| !hoisted.schema && !s.is_null());
+        let fields = items(field_value(v, "selectableFields"));
+        let name = Some(text(v, "name"));
+        let fields_at = join(at, ".selectableFields");
+        crd_selectable::check(w, fields, schema, name, &fields_at, errors);
     }
 }
 

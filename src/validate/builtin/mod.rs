@@ -28,6 +28,7 @@ mod crd_names;
 mod crd_openapi;
 mod crd_pattern;
 mod crd_schema;
+mod crd_selectable;
 mod crd_value_validation;
 mod crd_versions;
 mod cron;
