@@ -222,7 +222,9 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
     names(spec.get("names").unwrap_or(&Value::Null), errors);
     if hoisted.schema {
         if let Some(first) = versions.first() {
-            schema(w, first, "spec.validation", errors);
+            // hasAnyStatusEnabled
+            let status = versions.iter().any(status_enabled);
+            schema(w, first, "spec.validation", status, errors);
         }
     }
     if hoisted.subresources {
@@ -253,6 +255,11 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
     conversion(w, spec, errors);
 }
 
+/// `hasStatusEnabled` of a version's subresources.
+fn status_enabled(v: &Value) -> bool {
+    field_value(v, "subresources").is_some_and(|s| present(s, "status").is_some())
+}
+
 /// `validateEnumStrings` with `required`.
 pub(super) fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut Vec<FieldError>) {
     if value.is_empty() {
@@ -271,7 +278,8 @@ pub(super) fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut
 fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut Vec<FieldError>) {
     deprecation_warning(v, &join(at, ".deprecationWarning"), errors);
     if !hoisted.schema {
-        schema(w, v, &join(at, ".schema"), errors);
+        // getSubresourcesForVersion: the version's own, or the hoisted identical ones.
+        schema(w, v, &join(at, ".schema"), status_enabled(v), errors);
     }
     if !hoisted.subresources {
         if let Some(sub) = field_value(v, "subresources") {
@@ -293,14 +301,14 @@ fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut
 }
 
 /// The schema of a version (or the hoisted one) at `at` (`….schema` or `spec.validation`).
-fn schema(w: &Write, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn schema(w: &Write, v: &Value, at: &str, status: bool, errors: &mut Vec<FieldError>) {
     let Some(root) = v.get_path(&["schema", "openAPIV3Schema"]) else {
         return;
     };
     if root.is_null() {
         return;
     }
-    crd_schema::check(w, root, at, errors);
+    crd_schema::check(w, root, at, status, errors);
 }
 
 /// `validateDeprecationWarning`.

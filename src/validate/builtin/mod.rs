@@ -27,6 +27,7 @@ mod crd_list_types;
 mod crd_names;
 mod crd_openapi;
 mod crd_pattern;
+mod crd_root;
 mod crd_schema;
 mod crd_selectable;
 mod crd_value_validation;
