@@ -15,7 +15,7 @@ use super::super::goprint::go_quote;
 use super::super::{BadValue, FieldError, Write};
 use super::crd_columns::{columns, subresources};
 use super::crd_conversion::conversion;
-use super::crd_names::names;
+use super::crd_names::{accepted_names, names};
 use super::crd_schema;
 use super::crd_selectable;
 use super::crd_versions::{versions_value, PerVersion};
@@ -70,10 +70,18 @@ pub fn custom_resource_definition(w: &Write, object: &Value, errors: &mut Vec<Fi
     spec_rules(w, spec, errors);
     if let Some(old) = w.live {
         spec_update(spec, super::fields::spec(old), old, errors);
+        // The strategy keeps the stored status on update (and clears it on create).
+        accepted_names(old, errors);
     }
     stored_versions(w, spec, errors);
     api_approval(w, object, group, errors);
     preserve_unknown_fields(w, spec, errors);
+}
+
+/// `ValidateUpdateCustomResourceDefinitionStatus` after the object metadata: the accepted
+/// names of the status written.
+pub(super) fn status(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    accepted_names(object, errors);
 }
 
 /// The name rule `ValidateCustomResourceDefinition` adds to the DNS subdomain one: its message
