@@ -17,6 +17,7 @@ mod claim_template;
 mod cluster_trust_bundle;
 mod controller_revision;
 mod core;
+mod crd_ca_bundle;
 mod crd_cel;
 mod crd_columns;
 mod crd_conversion;
