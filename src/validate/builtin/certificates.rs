@@ -125,7 +125,7 @@ fn csr_error(data: &[u8]) -> Option<&'static str> {
 }
 
 /// A `[]byte` bad value: Go's `%#v` (`[]byte{0x2d, …}`) before 1.34, its JSON (base64) after.
-fn bytes_value(text: Option<&str>, bytes: Option<&[u8]>) -> BadValue {
+pub(super) fn bytes_value(text: Option<&str>, bytes: Option<&[u8]>) -> BadValue {
     let (value, go_syntax) = match (text, bytes) {
         (None, _) | (_, None) => (Value::Null, "[]byte(nil)".to_string()),
         (Some(_), Some(b)) => {

@@ -4,6 +4,7 @@
 
 use super::super::goprint::go_quote;
 use super::super::{formats, BadValue, FieldError, Write};
+use super::crd_ca_bundle;
 use super::crd_definition::{enum_string, preserves_unknown};
 use super::fields::{items, present, text};
 use super::webhook_client;
@@ -43,7 +44,8 @@ pub(super) fn conversion(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) 
                 "required when strategy is set to Webhook",
             )),
             Some(cc) => {
-                webhook_client::client_config(cc, "spec.conversion.webhookClientConfig", errors)
+                webhook_client::client_config(cc, "spec.conversion.webhookClientConfig", errors);
+                crd_ca_bundle::check(w, cc, errors);
             }
         }
         review_versions(w, reviews, errors);

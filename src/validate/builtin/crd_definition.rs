@@ -15,8 +15,9 @@ use super::super::goprint::go_quote;
 use super::super::{BadValue, FieldError, Write};
 use super::crd_columns::{columns, subresources};
 use super::crd_conversion::conversion;
-use super::crd_names::names;
+use super::crd_names::{accepted_names, names};
 use super::crd_schema;
+use super::crd_selectable;
 use super::crd_versions::{versions_value, PerVersion};
 use super::fields::{items, present, spec, text};
 use crate::validate::field::{indexed, join, keyed};
@@ -32,6 +33,7 @@ pub(super) struct Hoisted {
     pub schema: bool,
     pub subresources: bool,
     pub columns: bool,
+    pub selectable: bool,
 }
 
 impl Hoisted {
@@ -46,6 +48,7 @@ impl Hoisted {
             schema: same("schema"),
             subresources: same("subresources"),
             columns: same("additionalPrinterColumns"),
+            selectable: same("selectableFields"),
         }
     }
 }
@@ -67,10 +70,18 @@ pub fn custom_resource_definition(w: &Write, object: &Value, errors: &mut Vec<Fi
     spec_rules(w, spec, errors);
     if let Some(old) = w.live {
         spec_update(spec, super::fields::spec(old), old, errors);
+        // The strategy keeps the stored status on update (and clears it on create).
+        accepted_names(old, errors);
     }
     stored_versions(w, spec, errors);
     api_approval(w, object, group, errors);
     preserve_unknown_fields(w, spec, errors);
+}
+
+/// `ValidateUpdateCustomResourceDefinitionStatus` after the object metadata: the accepted
+/// names of the status written.
+pub(super) fn status(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    accepted_names(object, errors);
 }
 
 /// The name rule `ValidateCustomResourceDefinition` adds to the DNS subdomain one: its message
@@ -187,6 +198,7 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
         schema: !hoisted.schema,
         subresources: !hoisted.subresources,
         columns: !hoisted.columns,
+        selectable: !hoisted.selectable,
     };
     for (broken, detail) in [
         (!unique, "must contain unique version names"),
@@ -218,7 +230,9 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
     names(spec.get("names").unwrap_or(&Value::Null), errors);
     if hoisted.schema {
         if let Some(first) = versions.first() {
-            schema(w, first, "spec.validation", errors);
+            // hasAnyStatusEnabled
+            let status = versions.iter().any(status_enabled);
+            schema(w, first, "spec.validation", status, errors);
         }
     }
     if hoisted.subresources {
@@ -234,7 +248,24 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
             columns(first, "spec.additionalPrinterColumns", errors);
         }
     }
+    if hoisted.selectable && crd_selectable::enabled(w) {
+        if let Some(first) = versions.first() {
+            // spec.validation: the first version's schema when hoisted, else none.
+            let schema = (hoisted.schema && field_value(first, "schema").is_some()).then(|| {
+                first
+                    .get_path(&["schema", "openAPIV3Schema"])
+                    .unwrap_or(&Value::Null)
+            });
+            let fields = items(field_value(first, "selectableFields"));
+            crd_selectable::check(w, fields, schema, None, "spec.selectableFields", errors);
+        }
+    }
     conversion(w, spec, errors);
+}
+
+/// `hasStatusEnabled` of a version's subresources.
+fn status_enabled(v: &Value) -> bool {
+    field_value(v, "subresources").is_some_and(|s| present(s, "status").is_some())
 }
 
 /// `validateEnumStrings` with `required`.
@@ -255,7 +286,8 @@ pub(super) fn enum_string(at: &str, value: &str, accepted: &[&str], errors: &mut
 fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut Vec<FieldError>) {
     deprecation_warning(v, &join(at, ".deprecationWarning"), errors);
     if !hoisted.schema {
-        schema(w, v, &join(at, ".schema"), errors);
+        // getSubresourcesForVersion: the version's own, or the hoisted identical ones.
+        schema(w, v, &join(at, ".schema"), status_enabled(v), errors);
     }
     if !hoisted.subresources {
         if let Some(sub) = field_value(v, "subresources") {
@@ -265,17 +297,26 @@ fn version_rules(w: &Write, v: &Value, at: &str, hoisted: &Hoisted, errors: &mut
     if !hoisted.columns {
         columns(v, &join(at, ".additionalPrinterColumns"), errors);
     }
+    if !hoisted.selectable && crd_selectable::enabled(w) {
+        let schema = v
+            .get_path(&["schema", "openAPIV3Schema"])
+            .filter(|s| !hoisted.schema && !s.is_null());
+        let fields = items(field_value(v, "selectableFields"));
+        let name = Some(text(v, "name"));
+        let fields_at = join(at, ".selectableFields");
+        crd_selectable::check(w, fields, schema, name, &fields_at, errors);
+    }
 }
 
 /// The schema of a version (or the hoisted one) at `at` (`….schema` or `spec.validation`).
-fn schema(w: &Write, v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn schema(w: &Write, v: &Value, at: &str, status: bool, errors: &mut Vec<FieldError>) {
     let Some(root) = v.get_path(&["schema", "openAPIV3Schema"]) else {
         return;
     };
     if root.is_null() {
         return;
     }
-    crd_schema::check(w, root, at, errors);
+    crd_schema::check(w, root, at, status, errors);
 }
 
 /// `validateDeprecationWarning`.

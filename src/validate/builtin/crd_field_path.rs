@@ -21,9 +21,59 @@ pub(super) fn valid(node: &Value, path: &str) -> bool {
     convert_error(node).is_some() || !matches!(resolve(node, path, true), Err(Some(_)))
 }
 
+/// Where `ValidFieldPath` ends for a selectable field (array notation not allowed): the
+/// schema found (`None` below an `additionalProperties: true` map), the path as
+/// `field.Path.String()` prints it and its first step's name; `Err(None)` when upstream would
+/// panic.
+pub(super) type Found<'v> = (Option<&'v Value>, String, String);
+
+pub(super) fn selectable<'v>(schema: &'v Value, path: &str) -> Result<Found<'v>, Option<String>> {
+    let mut walked = Walked::default();
+    let at = resolve_walk(schema, path, false, &mut walked)?;
+    let found = match at {
+        Step::Node(n) => Some(n),
+        Step::NoSchema => None,
+    };
+    Ok((found, walked.path, walked.root))
+}
+
+/// The `field.Path` a walk builds: `Child` for a property, `Key` for a map key.
+#[derive(Default)]
+struct Walked {
+    path: String,
+    root: String,
+}
+
+impl Walked {
+    fn push(&mut self, name: &str, named: bool) {
+        let elem = if named {
+            if self.path.is_empty() {
+                name.to_string()
+            } else {
+                format!(".{name}")
+            }
+        } else {
+            format!("[{name}]")
+        };
+        if self.path.is_empty() {
+            self.root = elem.clone();
+        }
+        self.path.push_str(&elem);
+    }
+}
+
 /// `ValidFieldPath`'s error for `path` from `schema`: `Err(None)` when upstream would panic.
 /// (`array` false: `WithFieldPathAllowArrayNotation(false)`, as selectable fields use it.)
 fn resolve<'v>(schema: &'v Value, path: &str, array: bool) -> Result<Step<'v>, Option<String>> {
+    resolve_walk(schema, path, array, &mut Walked::default())
+}
+
+fn resolve_walk<'v>(
+    schema: &'v Value,
+    path: &str,
+    array: bool,
+    walked: &mut Walked,
+) -> Result<Step<'v>, Option<String>> {
     let mut at = Step::Node(schema);
     let mut tokens = Tokens(path);
     let fail = |s: String| Err(Some(s));
@@ -42,7 +92,7 @@ fn resolve<'v>(schema: &'v Value, path: &str, array: bool) -> Result<Step<'v>, O
                 }
                 let name = unescape(&tok[1..tok.len() - 1])
                     .map_err(|e| Some(format!("invalid string literal: {e}")))?;
-                at = step(at, &name)?;
+                at = step(at, &name, walked)?;
                 match tokens.next() {
                     None => return end(),
                     Some("]") => {}
@@ -53,7 +103,7 @@ fn resolve<'v>(schema: &'v Value, path: &str, array: bool) -> Result<Step<'v>, O
                 let Some(tok) = tokens.next() else {
                     return end();
                 };
-                at = step(at, tok)?;
+                at = step(at, tok, walked)?;
             }
             _ => return fail(format!("expected [ or . but got: {tok}")),
         }
@@ -63,12 +113,17 @@ fn resolve<'v>(schema: &'v Value, path: &str, array: bool) -> Result<Step<'v>, O
 
 /// One step to `name`: a property when the node has properties, else a key of its
 /// `additionalProperties` map.
-fn step<'v>(at: Step<'v>, name: &str) -> Result<Step<'v>, Option<String>> {
+fn step<'v>(at: Step<'v>, name: &str, walked: &mut Walked) -> Result<Step<'v>, Option<String>> {
     let Step::Node(s) = at else {
         return Err(None);
     };
     let invalid = || Err(Some("does not refer to a valid field".to_string()));
     let props = s.get("properties").and_then(Value::as_map);
+    let named = props.is_some_and(|p| !p.is_empty());
+    if !named && matches!(s.get("additionalProperties"), None | Some(Value::Null)) {
+        return invalid();
+    }
+    walked.push(name, named);
     if let Some(props) = props.filter(|p| !p.is_empty()) {
         return match props.get(name) {
             Some(p) => Ok(Step::Node(p)),

@@ -14,15 +14,19 @@ use super::crd_defaults;
 use super::crd_list_types::{self, ListRules};
 use super::crd_openapi::{self, Options};
 use super::crd_pattern;
+use super::crd_root;
 use super::crd_value_validation::{completeness, convert_error, value_validation};
 use super::fields::{items, present, text};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 
 /// `validateCustomResourceDefinitionValidation` of the schema under `at` (`….schema` or
-/// `spec.validation`).
-pub fn check(w: &Write, root: &Value, at: &str, errors: &mut Vec<FieldError>) {
+/// `spec.validation`); `status`: the status subresource is enabled for it.
+pub fn check(w: &Write, root: &Value, at: &str, status: bool, errors: &mut Vec<FieldError>) {
     let mut found = Vec::new();
+    if status {
+        crd_root::check(root, at, &mut found);
+    }
     if root.get("nullable").and_then(Value::as_bool) == Some(true) {
         found.push(FieldError::forbidden(
             join(at, ".openAPIV3Schema.nullable"),

@@ -18,6 +18,7 @@ pub(super) struct PerVersion {
     pub schema: bool,
     pub subresources: bool,
     pub columns: bool,
+    pub selectable: bool,
 }
 
 fn b(v: &Value, key: &str) -> bool {
@@ -97,6 +98,18 @@ pub(super) fn versions_value(
         } else {
             Value::Null
         };
+        let selectable = per
+            .selectable
+            .then(|| field_value(v, "selectableFields"))
+            .flatten()
+            .and_then(Value::as_list)
+            .map(|l| super::crd_selectable::internal_value(l));
+        let (selectable_json, selectable_go) = selectable.unwrap_or_else(|| {
+            (
+                Value::Null,
+                "[]apiextensions.SelectableField(nil)".to_string(),
+            )
+        });
         values.push(entries(vec![
             ("Name", s(text(v, "name"))),
             ("Served", Value::Bool(b(v, "served"))),
@@ -109,7 +122,7 @@ pub(super) fn versions_value(
             ("Schema", Value::Null),
             ("Subresources", sub_json),
             ("AdditionalPrinterColumns", cols_json),
-            ("SelectableFields", Value::Null),
+            ("SelectableFields", selectable_json),
         ]));
         let ptr = |set: bool, ty: &str| format!("({ty})({})", if set { "0x…" } else { "nil" });
         let cols_go = if cols.is_some() {
@@ -135,7 +148,7 @@ pub(super) fn versions_value(
             "[]apiextensions.CustomResourceColumnDefinition(nil)".to_string()
         };
         gos.push(format!(
-            "apiextensions.CustomResourceDefinitionVersion{{Name:{}, Served:{}, Storage:{}, Deprecated:{}, DeprecationWarning:{}, Schema:{}, Subresources:{}, AdditionalPrinterColumns:{}, SelectableFields:[]apiextensions.SelectableField(nil)}}",
+            "apiextensions.CustomResourceDefinitionVersion{{Name:{}, Served:{}, Storage:{}, Deprecated:{}, DeprecationWarning:{}, Schema:{}, Subresources:{}, AdditionalPrinterColumns:{}, SelectableFields:{}}}",
             go_quote(text(v, "name")),
             b(v, "served"),
             b(v, "storage"),
@@ -144,6 +157,7 @@ pub(super) fn versions_value(
             ptr(schema.is_some(), "*apiextensions.CustomResourceValidation"),
             ptr(sub.is_some(), "*apiextensions.CustomResourceSubresources"),
             cols_go,
+            selectable_go,
         ));
     }
     Some(BadValue::GoValue {

@@ -45,6 +45,13 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
         "PodDisruptionBudget",
         status_core::pod_disruption_budget,
     ),
+    // apiextensions-apiserver pkg/registry/customresourcedefinition/strategy.go:
+    // `ValidateUpdateCustomResourceDefinitionStatus`.
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        super::crd_definition::status,
+    ),
 ];
 
 /// Whether `w` writes the status of a built-in kind (checked here rather than by the kind's
