@@ -18,6 +18,7 @@ use super::crd_conversion::conversion;
 use super::crd_names::{accepted_names, names};
 use super::crd_schema;
 use super::crd_selectable;
+use super::crd_update;
 use super::crd_versions::{versions_value, PerVersion};
 use super::fields::{items, present, spec, text};
 use crate::validate::field::{indexed, join, keyed};
@@ -69,11 +70,11 @@ pub fn custom_resource_definition(w: &Write, object: &Value, errors: &mut Vec<Fi
     }
     spec_rules(w, spec, errors);
     if let Some(old) = w.live {
-        spec_update(spec, super::fields::spec(old), old, errors);
+        crd_update::spec_update(spec, super::fields::spec(old), old, errors);
         // The strategy keeps the stored status on update (and clears it on create).
         accepted_names(old, errors);
     }
-    stored_versions(w, spec, errors);
+    crd_update::stored_versions(w, spec, errors);
     api_approval(w, object, group, errors);
     preserve_unknown_fields(w, spec, errors);
 }
@@ -356,117 +357,6 @@ fn deprecation_warning(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
 
 pub(super) fn preserves_unknown(spec: &Value) -> bool {
     spec.get("preserveUnknownFields").and_then(Value::as_bool) == Some(true)
-}
-
-/// `validateCustomResourceDefinitionSpecUpdate`: scope and kind fixed once the stored object
-/// is Established, group and plural always.
-fn spec_update(spec: &Value, old_spec: &Value, old: &Value, errors: &mut Vec<FieldError>) {
-    let established = items(old.get_path(&["status", "conditions"]))
-        .iter()
-        .any(|c| text(c, "type") == "Established" && text(c, "status") == "True");
-    let names = |s: &Value, key: &str| -> String {
-        text(s.get("names").unwrap_or(&Value::Null), key).to_string()
-    };
-    let mut immutable = |at: &str, new: String, old: String| {
-        if new != old {
-            errors.push(FieldError::invalid(
-                at,
-                FieldError::string_value(&new),
-                "field is immutable",
-            ));
-        }
-    };
-    if established {
-        immutable(
-            "spec.scope",
-            text(spec, "scope").into(),
-            text(old_spec, "scope").into(),
-        );
-        immutable(
-            "spec.names.kind",
-            names(spec, "kind"),
-            names(old_spec, "kind"),
-        );
-    }
-    immutable(
-        "spec.group",
-        text(spec, "group").into(),
-        text(old_spec, "group").into(),
-    );
-    immutable(
-        "spec.names.plural",
-        names(spec, "plural"),
-        names(old_spec, "plural"),
-    );
-}
-
-/// `ValidateCustomResourceDefinitionStoredVersions` on the status the strategy prepares: on
-/// create the first storage version; on update the stored object's list plus the new storage
-/// version.
-fn stored_versions(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
-    let versions = items(spec.get("versions"));
-    let mut stored: Vec<String> = w.live.map_or_else(Vec::new, |old| {
-        items(old.get_path(&["status", "storedVersions"]))
-            .iter()
-            .map(|v| v.as_str().unwrap_or("").to_string())
-            .collect()
-    });
-    if let Some(v) = versions
-        .iter()
-        .find(|v| v.get("storage").and_then(Value::as_bool) == Some(true))
-    {
-        let name = text(v, "name").to_string();
-        if !stored.contains(&name) {
-            stored.push(name);
-        }
-    }
-    let value = || {
-        let quoted: Vec<String> = stored.iter().map(|s| go_quote(s)).collect();
-        BadValue::GoValue {
-            value: if stored.is_empty() {
-                Value::Null
-            } else {
-                Value::List(stored.iter().map(|s| Value::String(s.clone())).collect())
-            },
-            go_syntax: if stored.is_empty() {
-                "[]string(nil)".to_string()
-            } else {
-                format!("[]string{{{}}}", quoted.join(", "))
-            },
-        }
-    };
-    let at = "status.storedVersions";
-    if stored.is_empty() {
-        errors.push(FieldError::invalid(
-            at,
-            value(),
-            "must have at least one stored version",
-        ));
-        return;
-    }
-    let mut remaining: Vec<(usize, &String)> = stored.iter().enumerate().collect();
-    for v in versions {
-        let name = text(v, "name");
-        let found = remaining.iter().position(|(_, s)| s.as_str() == name);
-        if v.get("storage").and_then(Value::as_bool) == Some(true) && found.is_none() {
-            errors.push(FieldError::invalid(
-                at,
-                value(),
-                format!("must have the storage version {name}"),
-            ));
-        }
-        if let Some(p) = found {
-            remaining.remove(p);
-        }
-    }
-    // Upstream ranges over a map; kssa reports in the list's order.
-    for (i, v) in remaining {
-        errors.push(FieldError::invalid(
-            indexed(at, i),
-            FieldError::string_value(v),
-            format!("missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {v} and removes {v} from status.storedVersions"),
-        ));
-    }
 }
 
 /// `validateAPIApproval`: groups under k8s.io and kubernetes.io need the approval annotation

@@ -32,6 +32,7 @@ mod crd_pattern;
 mod crd_root;
 mod crd_schema;
 mod crd_selectable;
+mod crd_update;
 mod crd_value_validation;
 mod crd_versions;
 mod cron;
