@@ -5,7 +5,8 @@
 //! every API version a kind serves resets the same paths. Other kinds (custom resources
 //! included, per apiextensions-apiserver `pkg/registry/customresource/{strategy,
 //! status_strategy}.go`) reset `status` through the main resource when a status subresource
-//! is served, and `spec` through `status`.
+//! is served, and `spec` through `status`; a custom resource's status write also keeps the
+//! rest of the stored object, without its fields going unowned ([`Kept`]).
 
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::kube::ResolvedKind;
@@ -140,6 +141,66 @@ pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
 /// other reset fields (a CSR's `spec`) are set at creation and only go unowned.
 pub fn cleared_on_create(reset: &Set) -> Set {
     reset.filter(&|p: &Path| p.elements().first().and_then(PathElement::as_field) == Some("status"))
+}
+
+/// What a write keeps of the stored object (the strategies' `PrepareForUpdate`): the stored
+/// value of each reset field and, for a custom resource written through its `status`
+/// subresource, everything but `status` (apiextensions-apiserver
+/// `pkg/registry/customresource/status_strategy.go` `statusStrategy.PrepareForUpdate` copies
+/// the stored object over the new one and puts back only `status` and the managed fields; its
+/// `GetResetFields` names only `spec`, so ownership still follows [`reset_fields`]).
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    fields: Set,
+    all_but_status: bool,
+}
+
+impl Kept {
+    /// For a write of `kind` through `subresource` whose reset fields put back are `fields`
+    /// (on a create, only what [`cleared_on_create`] leaves).
+    pub fn new(kind: &ResolvedKind, subresource: &str, fields: Set, creating: bool) -> Kept {
+        let custom_status = subresource == "status"
+            && kind.has_status_subresource()
+            && !TABLE.iter().any(|e| {
+                e.group == kind.gvk.group && e.kind == kind.gvk.kind && e.subresource == "status"
+            });
+        Kept {
+            fields,
+            all_but_status: custom_status && !creating,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty() && !self.all_but_status
+    }
+
+    /// Puts what is kept back into `object` from the stored `live` object.
+    pub fn put_back(&self, object: &mut Value, live: &Value) {
+        if self.all_but_status {
+            let status = object.as_map_mut().and_then(|m| m.shift_remove("status"));
+            let managed = object
+                .as_map_mut()
+                .and_then(|m| m.get_mut("metadata"))
+                .and_then(Value::as_map_mut)
+                .and_then(|m| m.shift_remove("managedFields"));
+            let mut kept = live.clone();
+            if let Some(m) = kept.as_map_mut() {
+                m.shift_remove("status");
+                if let Some(status) = status {
+                    m.insert("status".into(), status);
+                }
+                if let Some(meta) = m.get_mut("metadata").and_then(Value::as_map_mut) {
+                    meta.shift_remove("managedFields");
+                    if let Some(managed) = managed {
+                        meta.insert("managedFields".into(), managed);
+                    }
+                }
+            }
+            *object = kept;
+        } else {
+            restore(object, live, &self.fields);
+        }
+    }
 }
 
 /// Puts back the stored value (or absence) of every field path in `reset` into `object`,

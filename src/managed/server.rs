@@ -251,7 +251,7 @@ pub fn write(
         // The strategies' PrepareForUpdate keeps the stored reset fields on the internal
         // object, which the request's version may not hold in full (v1 HPA conditions).
         if !ctx.restore.is_empty() {
-            reset::restore(&mut result, original, &ctx.restore);
+            ctx.restore.put_back(&mut result, original);
         }
     }
     if same_apart_from_managed_fields(stored, &result) {
@@ -311,9 +311,9 @@ struct Context<'a> {
     api_version: String,
     converter: Arc<VersionConverter>,
     reset: Set,
-    /// The reset fields whose stored value (or absence) is put back: all of `reset` on an
-    /// update, only `status` on a create.
-    restore: Set,
+    /// What is put back from the stored object: the stored value (or absence) of all of
+    /// `reset` on an update, only `status` on a create.
+    restore: reset::Kept,
 }
 
 impl<'a> Context<'a> {
@@ -329,11 +329,12 @@ impl<'a> Context<'a> {
         } else {
             Set::new()
         };
-        let restore = if creating {
+        let fields = if creating {
             reset::cleared_on_create(&reset)
         } else {
             reset.clone()
         };
+        let restore = reset::Kept::new(kind, req.subresource, fields, creating);
         Context {
             kind,
             req,
@@ -416,7 +417,7 @@ impl<'a> Context<'a> {
         let new = without_managed_fields(body);
         let restored = |mut object: Value| {
             if !self.restore.is_empty() {
-                reset::restore(&mut object, live, &self.restore);
+                self.restore.put_back(&mut object, live);
             }
             object
         };
@@ -554,7 +555,7 @@ impl<'a> Context<'a> {
                 }
             };
         if !self.restore.is_empty() {
-            reset::restore(&mut object, live, &self.restore);
+            self.restore.put_back(&mut object, live);
         }
         if is_kubectl {
             last_applied::update_annotation(&mut object, config);
