@@ -96,7 +96,7 @@ pub(super) fn compile(
         Checked::Unknown => (None, Ty::Dyn),
         Checked::Typed(ty) => {
             let got = match &ty {
-                Ty::Scalar(s) => type_name(*s),
+                Ty::Scalar(s) => s.cel_name(),
                 Ty::Dyn if certainly_dyn(source, &vars) => Some("dyn"),
                 _ => None,
             };
@@ -114,20 +114,6 @@ pub(super) fn compile(
             (error, declared(ty))
         }
     }
-}
-
-/// cel-go's name of a scalar type, where kssa is sure of it.
-fn type_name(s: Scalar) -> Option<&'static str> {
-    Some(match s {
-        Scalar::Bool => "bool",
-        Scalar::Int => "int",
-        Scalar::Uint => "uint",
-        Scalar::Double => "double",
-        Scalar::String => "string",
-        Scalar::Bytes => "bytes",
-        Scalar::Null => "null_type",
-        Scalar::Duration | Scalar::Timestamp => return None,
-    })
 }
 
 /// `convertCelTypeToDeclType`: what a variable's field of `variables` is declared as.

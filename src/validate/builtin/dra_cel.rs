@@ -33,15 +33,7 @@ pub(super) fn selector(source: &str, at: &str, version: KubeVersion) -> Option<F
     let detail = match check_in(source, &env, version, true) {
         Checked::Failed(issues) => format!("compilation failed: {issues}"),
         Checked::Typed(Ty::Scalar(s)) if s != Scalar::Bool => {
-            let got = match s {
-                Scalar::Int => "int",
-                Scalar::Uint => "uint",
-                Scalar::Double => "double",
-                Scalar::String => "string",
-                Scalar::Bytes => "bytes",
-                Scalar::Null => "null_type",
-                _ => return None,
-            };
+            let got = s.cel_name()?;
             format!("must evaluate to bool or the unknown type, not {got}")
         }
         Checked::Typed(_) | Checked::Unknown => return None,

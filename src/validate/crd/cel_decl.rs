@@ -47,6 +47,23 @@ pub enum Scalar {
     Null,
 }
 
+impl Scalar {
+    /// cel-go's name of the type in its messages, where kssa is sure of it (not for durations
+    /// and timestamps, whose names kssa's checker does not track).
+    pub fn cel_name(self) -> Option<&'static str> {
+        Some(match self {
+            Scalar::Bool => "bool",
+            Scalar::Int => "int",
+            Scalar::Uint => "uint",
+            Scalar::Double => "double",
+            Scalar::String => "string",
+            Scalar::Bytes => "bytes",
+            Scalar::Null => "null_type",
+            Scalar::Duration | Scalar::Timestamp => return None,
+        })
+    }
+}
+
 fn flag(s: &Value, key: &str) -> bool {
     s.get(key).and_then(Value::as_bool) == Some(true)
 }
