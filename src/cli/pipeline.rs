@@ -6,7 +6,7 @@ use super::apply::{predict_one, Predicted};
 use super::inputs::{resolve_now, ApplyArgs, Loaded, Pair};
 use kssa::value::{Map, Value};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Read, Seek, Write};
+use std::io::{IsTerminal, Seek, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::Mutex;
@@ -363,18 +363,13 @@ impl Held {
         Ok(())
     }
 
-    /// Writes everything held to `out`, in order.
-    pub fn write_to(mut self, out: &mut dyn Write) -> std::io::Result<()> {
+    /// Writes everything held to `out`, in order. Through `std::io::copy`, a file held goes to
+    /// standard output by the kernel (`copy_file_range`, `sendfile`, `splice`), not through a
+    /// buffer here: the copy is the one part of a large run no other core shares.
+    pub fn write_to<W: Write>(mut self, out: &mut W) -> std::io::Result<()> {
         if let Some(mut file) = self.file.take() {
             file.rewind()?;
-            let mut buf = vec![0; 1 << 20];
-            loop {
-                let n = file.read(&mut buf)?;
-                if n == 0 {
-                    break;
-                }
-                out.write_all(&buf[..n])?;
-            }
+            std::io::copy(&mut file, out)?;
         }
         out.write_all(&self.memory)
     }

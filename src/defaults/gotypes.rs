@@ -113,9 +113,10 @@ pub(crate) struct StructDecl {
     /// In Go order, embedded (inline) structs spliced in.
     pub fields: Vec<GoField>,
     by_name: NameIndex,
-    /// What the typed round trip appends when the input lacks a field, per field in Go order
-    /// (worked out once per struct by [`crate::defaults::roundtrip`], which owns its meaning).
-    pub absent: OnceLock<Vec<(String, crate::value::Value)>>,
+    /// What the typed round trip appends when the input lacks a field: the field's position,
+    /// name and value, in Go order (worked out once per struct by
+    /// [`crate::defaults::roundtrip`], which owns its meaning).
+    pub absent: OnceLock<Vec<(usize, String, crate::value::Value)>>,
 }
 
 impl StructDecl {
@@ -339,6 +340,22 @@ mod tests {
         match types.decl(id) {
             Decl::Struct(s) => s.field(json).unwrap().1,
             d => panic!("{d:?}"),
+        }
+    }
+
+    /// The typed round trip tells the fields an input has by their position: that needs one
+    /// position per name.
+    #[test]
+    fn no_struct_encodes_two_fields_under_one_name() {
+        let types = GoTypes::builtin();
+        for id in 0..types.lines.len() {
+            if let Decl::Struct(s) = types.decl(id) {
+                let mut names: Vec<&str> = s.fields.iter().map(|f| f.json.as_str()).collect();
+                names.sort_unstable();
+                let n = names.len();
+                names.dedup();
+                assert_eq!(names.len(), n, "{}", types.decl_name(id));
+            }
         }
     }
 

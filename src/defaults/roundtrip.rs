@@ -163,7 +163,10 @@ fn zero(types: &GoTypes, ty: &GoType) -> Zero {
             Decl::Special(Special::IntOrString) => Zero::kept(Value::Int(0)),
             Decl::Special(Special::Raw) => Zero::new(Value::Null, true),
             Decl::Struct(decl) => Zero::kept(Value::Map(
-                absent_fields(types, decl).iter().cloned().collect(),
+                absent_fields(types, decl)
+                    .iter()
+                    .map(|(_, name, v)| (name.clone(), v.clone()))
+                    .collect(),
             )),
         },
     }
@@ -202,16 +205,37 @@ fn omitted(f: &GoField, empty: bool, zero: bool) -> bool {
 
 /// The fields the encoder writes for a struct that lacks them (their zero values, unless
 /// omitted), in Go order: the same for every value of the struct, so worked out once.
-fn absent_fields<'d>(types: &GoTypes, decl: &'d StructDecl) -> &'d [(String, Value)] {
+fn absent_fields<'d>(types: &GoTypes, decl: &'d StructDecl) -> &'d [(usize, String, Value)] {
     decl.absent.get_or_init(|| {
         decl.fields
             .iter()
-            .filter_map(|f| {
+            .enumerate()
+            .filter_map(|(at, f)| {
                 let z = zero(types, &f.ty);
-                (!omitted(f, z.empty, z.zero)).then(|| (f.json.clone(), z.value))
+                (!omitted(f, z.empty, z.zero)).then(|| (at, f.json.clone(), z.value))
             })
             .collect()
     })
+}
+
+/// The positions of the struct fields an input has, for the structs of up to 128 fields
+/// (nearly all): which of the fields the encoder adds are missing is then a bit test, not a
+/// search of the input per field.
+struct Present(u128);
+
+impl Present {
+    fn mark(&mut self, at: usize) {
+        if at < 128 {
+            self.0 |= 1 << at;
+        }
+    }
+
+    fn has(&self, at: usize, name: &str, input: &Map) -> bool {
+        match at < 128 {
+            true => self.0 & (1 << at) != 0,
+            false => input.contains_key(name),
+        }
+    }
 }
 
 /// The struct `input` encoded, if that changes it: unknown and omitted fields dropped, values
@@ -219,11 +243,13 @@ fn absent_fields<'d>(types: &GoTypes, decl: &'d StructDecl) -> &'d [(String, Val
 fn encode_struct(types: &GoTypes, decl: &StructDecl, input: &Map) -> Option<Map> {
     // Per input field, by index: `None` drops it, `Some` replaces its value.
     let mut edits: Vec<(usize, Option<Value>)> = Vec::new();
+    let mut present = Present(0);
     for (i, (name, v)) in input.iter().enumerate() {
-        let Some((_, f)) = decl.field(name) else {
+        let Some((at, f)) = decl.field(name) else {
             edits.push((i, None)); // unknown fields are dropped
             continue;
         };
+        present.mark(at);
         let e = encode(types, &f.ty, v);
         if omitted(f, e.empty, e.zero) {
             edits.push((i, None));
@@ -233,8 +259,8 @@ fn encode_struct(types: &GoTypes, decl: &StructDecl, input: &Map) -> Option<Map>
     }
     let added: Vec<_> = absent_fields(types, decl)
         .iter()
-        .filter(|(name, _)| !input.contains_key(name))
-        .cloned()
+        .filter(|(at, name, _)| !present.has(*at, name, input))
+        .map(|(_, name, v)| (name.clone(), v.clone()))
         .collect();
     if edits.is_empty() && added.is_empty() {
         return None;

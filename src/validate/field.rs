@@ -2,6 +2,7 @@
 //! (`Error`, `ErrorType`) models it, and how it prints per Kubernetes version (`ErrorBody`).
 
 use super::goprint::{go_quote, go_syntax, go_value};
+pub use super::path_text::PathText;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::value::{to_json_string, Value};
 
@@ -285,18 +286,18 @@ pub fn typed_value(value: Value, go_type: &super::goprint::GoType) -> BadValue {
 
 /// `path` then `suffix` (`spec` + `.replicas`): field paths are built for every object
 /// validated, and the formatting machinery costs ten times a concatenation.
-pub fn join(path: &str, suffix: &str) -> String {
-    [path, suffix].concat()
+pub fn join(path: &str, suffix: &str) -> PathText {
+    PathText::concat(&[path, suffix])
 }
 
 /// `path[i]`.
-pub fn indexed(path: &str, i: usize) -> String {
-    [path, "[", itoa::Buffer::new().format(i), "]"].concat()
+pub fn indexed(path: &str, i: usize) -> PathText {
+    PathText::concat(&[path, "[", itoa::Buffer::new().format(i), "]"])
 }
 
 /// `path[key]`, for map entries (`limits[cpu]`).
-pub fn keyed(path: &str, key: &str) -> String {
-    [path, "[", key, "]"].concat()
+pub fn keyed(path: &str, key: &str) -> PathText {
+    PathText::concat(&[path, "[", key, "]"])
 }
 
 #[cfg(test)]

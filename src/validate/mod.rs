@@ -33,6 +33,7 @@ pub mod formats;
 pub mod gojson;
 pub mod goprint;
 pub mod gotime;
+pub mod path_text;
 pub mod precondition;
 pub mod quantity;
 pub mod request;

@@ -13,7 +13,8 @@ const MAX_SIMPLE_KEY: usize = 1000;
 
 /// Renders a value as one YAML document (no `---`), ending in a newline.
 pub fn to_yaml_string(v: &Value) -> String {
-    let mut out = String::new();
+    // Most objects take a kilobyte or two: the buffer is not grown and copied line by line.
+    let mut out = String::with_capacity(2048);
     match v {
         Value::Map(m) if !m.is_empty() => write_map(&mut out, m, 0),
         Value::List(l) if !l.is_empty() => write_list(&mut out, l, 0),
@@ -159,9 +160,35 @@ fn plain_after_checks(s: &str) -> bool {
 fn is_plain_word(bytes: &[u8]) -> bool {
     bytes.len() > 5
         && bytes[0].is_ascii_alphabetic()
-        && bytes
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'/'))
+        && bytes.iter().all(|&b| BYTE_CLASS[b as usize] == WORD)
+}
+
+/// What a byte is to the scans of plain scalars, looked up rather than worked out per byte
+/// (those scans were most of what writing an object cost).
+const WORD: u8 = 0;
+/// Printable ASCII other than a word byte, `:` and `#`.
+const OTHER_PRINTABLE: u8 = 1;
+const COLON: u8 = 2;
+const HASH: u8 = 3;
+/// Control characters, DEL and every byte of a non-ASCII character.
+const NOT_ASCII_PRINTABLE: u8 = 4;
+
+static BYTE_CLASS: [u8; 256] = byte_classes();
+
+const fn byte_classes() -> [u8; 256] {
+    let mut table = [NOT_ASCII_PRINTABLE; 256];
+    let mut b = b' ';
+    while b <= b'~' {
+        table[b as usize] = match b {
+            b':' => COLON,
+            b'#' => HASH,
+            b'-' | b'.' | b'_' | b'/' => WORD,
+            _ if b.is_ascii_alphanumeric() => WORD,
+            _ => OTHER_PRINTABLE,
+        };
+        b += 1;
+    }
+    table
 }
 
 /// No `: ` or ` #` inside, and only characters a plain scalar may hold (printable, no tab or
@@ -171,10 +198,11 @@ fn plain_body_ok(s: &str) -> bool {
     // One pass: most bytes are neither `:` nor `#` nor outside printable ASCII.
     let mut ascii = true;
     for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b':' if bytes.get(i + 1) == Some(&b' ') => return false,
-            b'#' if i > 0 && bytes[i - 1] == b' ' => return false,
-            b' '..=b'~' => {}
+        match BYTE_CLASS[b as usize] {
+            WORD | OTHER_PRINTABLE => {}
+            COLON if bytes.get(i + 1) == Some(&b' ') => return false,
+            HASH if i > 0 && bytes[i - 1] == b' ' => return false,
+            COLON | HASH => {}
             _ => {
                 ascii = false;
                 break;

@@ -492,8 +492,8 @@ fn plain(rest: &str) -> Step<(&str, usize)> {
             _ => {}
         }
     }
-    // A tab in the comment too.
-    if b[end..].contains(&b'\t') {
+    // A tab in the comment too (most scalars have none: no search of an empty rest).
+    if end < b.len() && b[end..].contains(&b'\t') {
         return Err(GiveUp);
     }
     let text = rest[..end].trim_end_matches(' ');

@@ -288,7 +288,14 @@ fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>
     } else {
         let stored = cel.old.validations.iter().any(|e| e == expression);
         let at = join(at, ".expression");
-        errors.extend(cel.check(expression, expression, at, true, Returns::Bool, stored));
+        errors.extend(cel.check(
+            expression,
+            expression,
+            at.into(),
+            true,
+            Returns::Bool,
+            stored,
+        ));
     }
     let message_expression = text(v, "messageExpression");
     if !message_expression.is_empty() && message_expression.trim().is_empty() {
@@ -301,7 +308,7 @@ fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>
         let stored = cel.old.messages.iter().any(|e| e == message_expression);
         let at = join(at, ".messageExpression");
         let (source, returns) = (message_expression, Returns::String);
-        errors.extend(cel.check(source, source, at, false, returns, stored));
+        errors.extend(cel.check(source, source, at.into(), false, returns, stored));
     }
     let message = text(v, "message");
     let detail = if !message.is_empty() && message.trim().is_empty() {
@@ -402,7 +409,7 @@ fn audit_annotation(
     } else {
         let stored = cel.old.audit_values.iter().any(|e| e == value);
         let returns = Returns::Unchecked;
-        errors.extend(cel.check(trimmed, value, value_at, true, returns, stored));
+        errors.extend(cel.check(trimmed, value, value_at.into(), true, returns, stored));
     }
 }
 

@@ -62,7 +62,7 @@ fn walk(
         }
         for mut e in validate_default(s, default, version) {
             e.field = if e.field == "<nil>" {
-                default_at.clone()
+                default_at.to_string()
             } else {
                 format!("{default_at}.{}", e.field)
             };

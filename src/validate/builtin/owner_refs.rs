@@ -67,7 +67,7 @@ pub fn check(refs: Option<&Value>, path: &str, version: KubeVersion, errors: &mu
         let at = if style == Style::Required {
             super::super::field::indexed(path, i)
         } else {
-            path.to_string()
+            super::super::field::PathText::concat(&[path])
         };
         reference(r, &at, style, errors);
         if r.get("controller").and_then(Value::as_bool) == Some(true) {

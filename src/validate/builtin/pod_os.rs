@@ -55,7 +55,7 @@ fn containers<'v>(spec: &'v Value, path: &str) -> Vec<(String, &'v Value)> {
             items(spec.get(key))
                 .iter()
                 .enumerate()
-                .map(move |(i, c)| (indexed(&at, i), c))
+                .map(move |(i, c)| (indexed(&at, i).into(), c))
         })
         .collect()
 }
