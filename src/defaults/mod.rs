@@ -148,14 +148,14 @@ fn filled(
     let len = path.len();
     match stored {
         Value::Map(m) => {
-            for (k, v) in m {
+            for (i, (k, v)) in m.iter().enumerate() {
                 if k == "managedFields" {
                     continue;
                 }
                 path.push('.');
                 path.push_str(k);
-                let a = applied.get(k);
-                let l = live.and_then(|l| l.get(k));
+                let a = field_near(applied, k, i);
+                let l = live.and_then(|l| field_near(l, k, i));
                 match (a, l) {
                     (None, None) => out.push(path.clone()),
                     _ => filled(a.unwrap_or(&Value::Null), l, v, path, out),
@@ -178,6 +178,16 @@ fn filled(
             }
         }
         _ => {}
+    }
+}
+
+/// The field `key` of `v`, looked for first at position `i`: the stored object keeps the
+/// order of the fields it was given, so the field is nearly always there.
+fn field_near<'v>(v: &'v Value, key: &str, i: usize) -> Option<&'v Value> {
+    let m = v.as_map()?;
+    match m.get_index(i) {
+        Some((k, found)) if k == key => Some(found),
+        _ => m.get(key),
     }
 }
 

@@ -228,13 +228,8 @@ impl Reader<'_> {
             });
             return self.item(col);
         }
-        if is_key(rest)? {
-            self.emit(Event::MappingStart { anchor: None }, self.at)?;
-            self.stack.push(Open {
-                kind: Kind::Map,
-                indent: col,
-            });
-            return self.key_value(col);
+        if let Some(span) = key_span(rest)? {
+            return self.map_at(col, span);
         }
         if !nested {
             return Err(GiveUp);
@@ -259,19 +254,39 @@ impl Reader<'_> {
         if self.stack.len() > MAX_COMPACT_DEPTH {
             return Err(GiveUp);
         }
-        if is_item(rest) || is_key(rest)? {
-            // A compact nested list or map: `- - a`, `- key: value`.
+        // A compact nested list or map: `- - a`, `- key: value`.
+        if is_item(rest) {
             return self.node(content, false);
         }
+        if let Some(span) = key_span(rest)? {
+            return self.map_at(content, span);
+        }
         self.value(content)
+    }
+
+    /// A map starting at `col` with the key `span` found there.
+    fn map_at(&mut self, col: usize, span: (KeyText<'_>, usize)) -> Step<()> {
+        self.emit(Event::MappingStart { anchor: None }, self.at)?;
+        self.stack.push(Open {
+            kind: Kind::Map,
+            indent: col,
+        });
+        self.key_value_at(col, span)
     }
 
     /// `key: ...` at `col`.
     fn key_value(&mut self, col: usize) -> Step<()> {
         let line = self.lines[self.at];
-        let Some((key, colon)) = key_end(&line[col..])? else {
+        let Some(span) = key_span(&line[col..])? else {
             return Err(GiveUp);
         };
+        self.key_value_at(col, span)
+    }
+
+    /// `key: ...` at `col`, the key's text and the offset of its `:` already found.
+    fn key_value_at(&mut self, col: usize, (text, colon): (KeyText<'_>, usize)) -> Step<()> {
+        let line = self.lines[self.at];
+        let key = key_event(text);
         let key_line = self.at;
         self.emit(key, key_line)?;
         let after = col + colon + 1;
@@ -400,18 +415,14 @@ fn is_item(rest: &str) -> bool {
 }
 
 /// When `rest` starts with a key, its event and the offset of its `:`.
-fn key_end(rest: &str) -> Step<Option<(Event, usize)>> {
-    Ok(key_span(rest)?.map(|(text, colon)| {
-        let event = match text {
-            KeyText::Plain(text) => scalar(text.to_string(), ScalarStyle::Plain),
-            KeyText::Quoted(text) => scalar(text, ScalarStyle::Quoted),
-        };
-        (event, colon)
-    }))
+fn key_event(text: KeyText<'_>) -> Event {
+    match text {
+        KeyText::Plain(text) => scalar(text.to_string(), ScalarStyle::Plain),
+        KeyText::Quoted(text) => scalar(text, ScalarStyle::Quoted),
+    }
 }
 
-/// Whether `rest` starts with a key: [`key_end`] without building the key's text, as the
-/// reader asks this of most lines before it reads them.
+/// Whether `rest` starts with a key (a value that does, `a: b: c`, is left to the full parser).
 fn is_key(rest: &str) -> Step<bool> {
     Ok(key_span(rest)?.is_some())
 }
@@ -475,7 +486,24 @@ fn plain(rest: &str) -> Step<(&str, usize)> {
     let b = rest.as_bytes();
     let starts_ok = match b[0] {
         b'-' | b'?' | b':' => b.get(1).is_some_and(|&c| c != b' '),
-        c => !b",[]{}#&*!|>'\"%@`".contains(&c),
+        c => !matches!(
+            c,
+            b',' | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+        ),
     };
     if !starts_ok {
         return Err(GiveUp);
