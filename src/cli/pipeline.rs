@@ -135,7 +135,7 @@ fn progress_bar(known: Option<usize>) -> Option<indicatif::ProgressBar> {
 
 /// Objects go to the workers this many at a time at most, so that a run over many small
 /// objects does not wake a thread per object.
-pub(super) const MAX_BATCH: usize = 8;
+pub(super) const MAX_BATCH: usize = 32;
 
 type Outcome<R> = (Vec<String>, Result<R, String>);
 

@@ -3,7 +3,7 @@
 
 /// The tag of an image reference as `ParseImageName` reports it: `latest` when there is no
 /// tag and no digest; `None` when the reference does not parse.
-pub(crate) fn image_tag(image: &str) -> Option<String> {
+pub(crate) fn image_tag(image: &str) -> Option<&str> {
     let (name, digest) = match image.split_once('@') {
         Some((n, d)) => (n, Some(d)),
         None => (image, None),
@@ -35,9 +35,9 @@ pub(crate) fn image_tag(image: &str) -> Option<String> {
         }
     }
     match (tag, digest) {
-        (Some(t), _) => Some(t.to_string()),
-        (None, Some(_)) => Some(String::new()),
-        (None, None) => Some("latest".into()),
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => Some(""),
+        (None, None) => Some("latest"),
     }
 }
 
@@ -47,13 +47,11 @@ fn valid_repository(repo: &str) -> bool {
     if repo.is_empty() {
         return false;
     }
-    let mut parts: Vec<&str> = repo.split('/').collect();
-    if parts.len() > 1 {
-        let first = parts[0];
-        let is_domain =
-            first.contains(['.', ':']) || first == "localhost" || first != first.to_lowercase();
+    let mut path = repo;
+    if let Some((first, rest)) = repo.split_once('/') {
+        let is_domain = first.contains(['.', ':']) || first == "localhost" || has_uppercase(first);
         if is_domain {
-            parts.remove(0);
+            path = rest;
             let (host, port) = first.split_once(':').unwrap_or((first, ""));
             let host_ok = !host.is_empty()
                 && host
@@ -64,7 +62,15 @@ fn valid_repository(repo: &str) -> bool {
             }
         }
     }
-    parts.iter().all(|p| valid_path_component(p))
+    path.split('/').all(valid_path_component)
+}
+
+/// Whether lowercasing changes `s` (the reference's test for a registry host).
+fn has_uppercase(s: &str) -> bool {
+    match s.is_ascii() {
+        true => s.bytes().any(|b| b.is_ascii_uppercase()),
+        false => s != s.to_lowercase(),
+    }
 }
 
 fn valid_path_component(p: &str) -> bool {
@@ -99,18 +105,14 @@ mod tests {
 
     #[test]
     fn tags_as_the_kubelet_reads_them() {
-        assert_eq!(image_tag("nginx").as_deref(), Some("latest"));
-        assert_eq!(image_tag("nginx:1.27").as_deref(), Some("1.27"));
-        assert_eq!(
-            image_tag("registry.local:5000/team/app").as_deref(),
-            Some("latest")
-        );
-        assert_eq!(
-            image_tag("registry.local:5000/team/app:v2").as_deref(),
-            Some("v2")
-        );
+        assert_eq!(image_tag("nginx"), Some("latest"));
+        assert_eq!(image_tag("nginx:1.27"), Some("1.27"));
+        assert_eq!(image_tag("registry.local:5000/team/app"), Some("latest"));
+        assert_eq!(image_tag("registry.local:5000/team/app:v2"), Some("v2"));
+        assert_eq!(image_tag("Registry/app"), Some("latest"));
+        assert_eq!(image_tag("Ä/app"), None);
         let digest = format!("nginx@sha256:{}", "a".repeat(64));
-        assert_eq!(image_tag(&digest).as_deref(), Some(""));
+        assert_eq!(image_tag(&digest), Some(""));
         assert_eq!(image_tag("Nginx"), None);
     }
 }

@@ -206,6 +206,24 @@ fn set_defaults(m: Option<&mut Map>, table: &[(&str, Lit)]) {
     }
 }
 
+/// [`set_defaults`] on every map item of the list `parent[key]`. A list none of whose items
+/// lacks a field of `table` (container ports with their protocol) stays shared with the
+/// configuration: it is copied only to be changed.
+fn set_item_defaults(parent: &mut Map, key: &str, table: &[(&str, Lit)]) {
+    let needed = parent
+        .get(key)
+        .and_then(Value::as_list)
+        .is_some_and(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_map)
+                .any(|m| table.iter().any(|(k, _)| unset(m, k)))
+        });
+    if needed {
+        each(parent.get_mut(key), |m| set_defaults(Some(m), table));
+    }
+}
+
 /// For non-pointer integers, where `0` means unset too.
 fn set_defaults_nonzero(m: Option<&mut Map>, table: &[(&str, Lit)]) {
     let Some(m) = m else { return };
@@ -276,7 +294,7 @@ fn pod_spec(spec: &mut Map) {
     for list in ["initContainers", "containers", "ephemeralContainers"] {
         each(spec.get_mut(list), container);
     }
-    round_resource_list(spec.get_mut("overhead"));
+    round_resource_list(spec, "overhead");
 }
 
 fn container(c: &mut Map) {
@@ -285,7 +303,7 @@ fn container(c: &mut Map) {
         let policy = pull_policy(c.get("image").and_then(Value::as_str).unwrap_or(""));
         c.insert("imagePullPolicy".into(), policy.into());
     }
-    each(c.get_mut("ports"), |p| set_defaults(Some(p), PROTOCOL));
+    set_item_defaults(c, "ports", PROTOCOL);
     for probe_name in ["livenessProbe", "readinessProbe", "startupProbe"] {
         if let Some(p) = child(c, probe_name) {
             set_defaults_nonzero(Some(&mut *p), PROBE);
@@ -304,8 +322,8 @@ fn container(c: &mut Map) {
         set_defaults(field_ref, FIELD_REF);
     });
     if let Some(r) = child(c, "resources") {
-        round_resource_list(r.get_mut("limits"));
-        round_resource_list(r.get_mut("requests"));
+        round_resource_list(r, "limits");
+        round_resource_list(r, "requests");
     }
 }
 
@@ -368,8 +386,8 @@ fn downward_api_items(d: &mut Map) {
 fn pvc_spec(spec: &mut Map) {
     set_defaults(Some(&mut *spec), PVC_SPEC);
     if let Some(r) = child(spec, "resources") {
-        round_resource_list(r.get_mut("limits"));
-        round_resource_list(r.get_mut("requests"));
+        round_resource_list(r, "limits");
+        round_resource_list(r, "requests");
     }
 }
 
@@ -380,16 +398,32 @@ fn pvc(obj: &mut Map) {
     set_defaults(child(obj, "status"), PENDING);
 }
 
-/// `SetDefaults_ResourceList`: every quantity rounded up to milli precision.
-fn round_resource_list(list: Option<&mut Value>) {
-    let Some(Value::Map(m)) = list else { return };
-    for v in m.values_mut() {
-        let Some(text) = v.as_str() else { continue };
-        let Some(mut q) = Quantity::parse(text) else {
-            continue;
-        };
-        if let Some(c) = q.round_up(-3).and_then(|()| q.canonical()) {
-            *v = Value::String(c);
+/// `SetDefaults_ResourceList`: every quantity of `parent[key]` rounded up to milli precision.
+/// Lists rounded already (nearly all) stay as they are, shared with the configuration: they
+/// are read first and written only where a quantity changes.
+fn round_resource_list(parent: &mut Map, key: &str) {
+    let Some(Value::Map(list)) = parent.get(key) else {
+        return;
+    };
+    let rounded: Vec<(usize, String)> = list
+        .values()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let text = v.as_str()?;
+            let mut q = Quantity::parse(text)?;
+            q.round_up(-3)?;
+            let c = q.canonical()?;
+            (c != text).then_some((i, c))
+        })
+        .collect();
+    if rounded.is_empty() {
+        return;
+    }
+    if let Some(Value::Map(m)) = parent.get_mut(key) {
+        for (i, c) in rounded {
+            if let Some((_, v)) = m.get_index_mut(i) {
+                *v = Value::String(c);
+            }
         }
     }
 }
