@@ -340,7 +340,7 @@ fn handler(h: &mut Map) {
 /// A reference that does not parse has no tag, hence `IfNotPresent`.
 pub(crate) fn pull_policy(image: &str) -> &'static str {
     match super::image::image_tag(image) {
-        Some(tag) if tag == "latest" => "Always",
+        Some("latest") => "Always",
         _ => "IfNotPresent",
     }
 }
