@@ -130,20 +130,10 @@ fn plain_ok(s: &str) -> bool {
 }
 
 fn plain_after_checks(s: &str) -> bool {
-    // The indicators are ASCII: a character's first byte decides, and the byte after a
-    // one-byte indicator starts the second character.
-    let bytes = s.as_bytes();
-    let Some(&first) = bytes.first() else {
+    if s.is_empty() || super::starts_with_indicator(s.as_bytes()) {
         return false;
-    };
-    let indicator = match first {
-        b'-' | b'?' | b':' => bytes.get(1).is_none_or(|&c| c == b' '),
-        b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
-        | b'"' | b'%' | b'@' | b'`' => true,
-        _ => false,
-    };
-    !indicator
-        && !s.starts_with("---")
+    }
+    !s.starts_with("---")
         && !s.starts_with("...")
         && !s.starts_with(' ')
         && !s.ends_with(' ')

@@ -484,28 +484,7 @@ fn plain_key_colon(rest: &str) -> Option<usize> {
 /// bytes it spans.
 fn plain(rest: &str) -> Step<(&str, usize)> {
     let b = rest.as_bytes();
-    let starts_ok = match b[0] {
-        b'-' | b'?' | b':' => b.get(1).is_some_and(|&c| c != b' '),
-        c => !matches!(
-            c,
-            b',' | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'#'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-        ),
-    };
-    if !starts_ok {
+    if super::starts_with_indicator(b) {
         return Err(GiveUp);
     }
     let mut end = b.len();

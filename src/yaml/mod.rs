@@ -25,6 +25,21 @@ mod stream;
 
 use crate::value::Value;
 
+/// Whether a scalar starting with `bytes` starts with an indicator, so that it cannot be
+/// plain: `-`, `?` or `:` before a space or the end, or any of `,[]{}#&*!|>'"%@` and the
+/// backquote. The indicators are ASCII, so a character's first byte decides. Shared by the
+/// reader (what it may read as a plain scalar) and the writer (what it must quote).
+fn starts_with_indicator(bytes: &[u8]) -> bool {
+    match bytes.first() {
+        Some(b'-' | b'?' | b':') => bytes.get(1).is_none_or(|&c| c == b' '),
+        Some(
+            b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+            | b'"' | b'%' | b'@' | b'`',
+        ) => true,
+        _ => false,
+    }
+}
+
 pub use compose::MAX_DEPTH;
 pub use emit::to_yaml_string;
 pub use stream::{decode_text, Documents, Pending, Split};

@@ -162,13 +162,13 @@ impl PolicyCel {
         &self,
         source: &str,
         quoted: &str,
-        at: String,
+        at: &str,
         authorizer: bool,
         returns: Returns,
         stored: bool,
     ) -> Option<FieldError> {
         let decls = self.decls(authorizer);
-        compile(source, quoted, &at, decls, returns, self.version, stored).0
+        compile(source, quoted, at, decls, returns, self.version, stored).0
     }
 }
 
@@ -288,14 +288,7 @@ fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>
     } else {
         let stored = cel.old.validations.iter().any(|e| e == expression);
         let at = join(at, ".expression");
-        errors.extend(cel.check(
-            expression,
-            expression,
-            at.into(),
-            true,
-            Returns::Bool,
-            stored,
-        ));
+        errors.extend(cel.check(expression, expression, &at, true, Returns::Bool, stored));
     }
     let message_expression = text(v, "messageExpression");
     if !message_expression.is_empty() && message_expression.trim().is_empty() {
@@ -308,7 +301,7 @@ fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>
         let stored = cel.old.messages.iter().any(|e| e == message_expression);
         let at = join(at, ".messageExpression");
         let (source, returns) = (message_expression, Returns::String);
-        errors.extend(cel.check(source, source, at.into(), false, returns, stored));
+        errors.extend(cel.check(source, source, &at, false, returns, stored));
     }
     let message = text(v, "message");
     let detail = if !message.is_empty() && message.trim().is_empty() {
@@ -409,7 +402,7 @@ fn audit_annotation(
     } else {
         let stored = cel.old.audit_values.iter().any(|e| e == value);
         let returns = Returns::Unchecked;
-        errors.extend(cel.check(trimmed, value, value_at.into(), true, returns, stored));
+        errors.extend(cel.check(trimmed, value, &value_at, true, returns, stored));
     }
 }
 

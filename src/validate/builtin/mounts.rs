@@ -75,7 +75,7 @@ fn volume_mounts(
             errors.push(FieldError::required(join(&at, ".name"), ""));
         }
         if !volumes.contains_key(name) {
-            errors.push(not_found(join(&at, ".name").into(), name));
+            errors.push(not_found(join(&at, ".name"), name));
         }
         let mount_path = text(m, "mountPath");
         if mount_path.is_empty() {
@@ -83,21 +83,21 @@ fn volume_mounts(
         }
         if !paths.insert(mount_path) {
             errors.push(invalid(
-                join(&at, ".mountPath").into(),
+                join(&at, ".mountPath"),
                 mount_path,
                 "must be unique",
             ));
         }
         if devices.contains_key(name) {
             errors.push(invalid(
-                join(&at, ".name").into(),
+                join(&at, ".name"),
                 name,
                 "must not already exist in volumeDevices",
             ));
         }
         if devices.values().any(|p| *p == mount_path) {
             errors.push(invalid(
-                join(&at, ".mountPath").into(),
+                join(&at, ".mountPath"),
                 mount_path,
                 "must not already exist as a path in volumeDevices",
             ));
@@ -110,7 +110,7 @@ fn volume_mounts(
         if !expr.is_empty() {
             if !sub_path.is_empty() {
                 errors.push(invalid(
-                    join(&at, ".subPathExpr").into(),
+                    join(&at, ".subPathExpr"),
                     expr,
                     "subPathExpr and subPath are mutually exclusive",
                 ));
@@ -203,24 +203,24 @@ fn volume_devices(
             errors.push(FieldError::required(join(&at, ".name"), ""));
         }
         if names.contains(name) {
-            errors.push(invalid(join(&at, ".name").into(), name, "must be unique"));
+            errors.push(invalid(join(&at, ".name"), name, "must be unique"));
         }
         if source.is_some() && !is_claim {
             errors.push(invalid(
-                join(&at, ".name").into(),
+                join(&at, ".name"),
                 name,
                 "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
             ));
         }
         if source.is_none() {
-            errors.push(not_found(join(&at, ".name").into(), name));
+            errors.push(not_found(join(&at, ".name"), name));
         }
         if device_path.is_empty() {
             errors.push(FieldError::required(join(&at, ".devicePath"), ""));
         }
         if paths.contains(device_path) {
             errors.push(invalid(
-                join(&at, ".devicePath").into(),
+                join(&at, ".devicePath"),
                 device_path,
                 "must be unique",
             ));
@@ -229,7 +229,7 @@ fn volume_devices(
         no_backsteps(device_path, "", &mut backsteps);
         if !device_path.is_empty() && !backsteps.is_empty() {
             errors.push(invalid(
-                join(&at, ".devicePath").into(),
+                join(&at, ".devicePath"),
                 device_path,
                 "can not contain backsteps ('..')",
             ));
@@ -238,14 +238,14 @@ fn volume_devices(
         }
         if mounts.contains_key(name) {
             errors.push(invalid(
-                join(&at, ".name").into(),
+                join(&at, ".name"),
                 name,
                 "must not already exist in volumeMounts",
             ));
         }
         if mounts.values().any(|p| *p == device_path) {
             errors.push(invalid(
-                join(&at, ".devicePath").into(),
+                join(&at, ".devicePath"),
                 device_path,
                 "must not already exist as a path in volumeMounts",
             ));
@@ -256,10 +256,10 @@ fn volume_devices(
     }
 }
 
-fn invalid(at: String, value: &str, detail: &str) -> FieldError {
+fn invalid(at: impl Into<String>, value: &str, detail: &str) -> FieldError {
     FieldError::invalid(at, FieldError::string_value(value), detail)
 }
 
-fn not_found(at: String, value: &str) -> FieldError {
+fn not_found(at: impl Into<String>, value: &str) -> FieldError {
     FieldError::new(ErrorType::NotFound, at, FieldError::string_value(value), "")
 }
