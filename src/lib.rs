@@ -30,6 +30,7 @@ pub mod patch;
 pub mod render;
 pub mod replay;
 pub mod schema;
+pub mod search;
 pub mod stack;
 pub mod typed;
 pub mod validate;

@@ -1,12 +1,12 @@
-//! Splitting text into lines with `memchr`: `str::split('\n')` searches for each line end anew,
-//! which costs more than the line itself on the short lines of the embedded tables and
-//! manifests read at every start.
+//! Splitting text into lines with a vectorized byte search (`crate::search`):
+//! `str::split('\n')` searches for each line end anew, which costs more than the line itself
+//! on the short lines of the embedded tables and manifests read at every start.
 
 /// The lines of `text` between `\n`s, as `text.split('\n')` yields them (a final empty line
 /// when `text` ends with `\n`).
 pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
-    memchr::memchr_iter(b'\n', text.as_bytes())
+    crate::search::byte_positions(b'\n', text.as_bytes())
         .chain([text.len()])
         .map(move |end| {
             let line = &text[start..end];
@@ -16,7 +16,7 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The words of `line` between single spaces, as `line.split(' ')` yields them: the tokens of
-/// the embedded tables are a few bytes long, shorter than a `memchr` call's setup.
+/// the embedded tables are a few bytes long, shorter than a vectorized search's setup.
 pub(crate) fn split_spaces(line: &str) -> Words<'_> {
     Words { rest: Some(line) }
 }
@@ -49,7 +49,7 @@ impl<'a> Iterator for Words<'a> {
 /// with one byte search: the embedded tables are looked up by it on every start.
 pub(crate) fn second_word(line: &str) -> &str {
     let rest = line.get(2..).unwrap_or("");
-    let end = memchr::memchr(b' ', rest.as_bytes()).unwrap_or(rest.len());
+    let end = crate::search::find_byte(b' ', rest.as_bytes()).unwrap_or(rest.len());
     &rest[..end]
 }
 

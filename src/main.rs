@@ -15,7 +15,6 @@ use std::io::Write;
 static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 fn main() {
-    memory::huge_pages(false);
     // The whole command needs a deep stack, so that input nested as deep as the reader
     // accepts cannot overflow it in the recursive walks: the main thread's own, grown, where
     // the system allows, else a thread of its own.
@@ -38,6 +37,21 @@ fn exit_now(status: u8) -> ! {
     // SAFETY: `_exit` ends the process at once; no Rust state is used after it.
     unsafe { libc::_exit(i32::from(status)) }
 }
+
+/// Small pages from before the first allocation: the runtime allocates before `main`, and
+/// mimalloc's arena asks for huge pages (`madvise(MADV_HUGEPAGE)`), so a switch in `main`
+/// came after the first 2 MiB page had been faulted in and cleared whole, a twelfth of a
+/// one-object apply (perf over 300 runs: `clear_page_erms`, 240 µs of 3.2 ms). An
+/// `.init_array` entry runs before the runtime starts.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static SMALL_PAGES_FROM_THE_START: extern "C" fn() = {
+    extern "C" fn small_pages() {
+        memory::huge_pages(false);
+    }
+    small_pages
+};
 
 pub(crate) mod memory {
     /// Inputs from this size on (in bytes, all manifests together) let the kernel back the

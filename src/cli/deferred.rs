@@ -42,7 +42,7 @@ pub(super) struct Deferred {
 pub(super) fn one_pass_possible(texts: &[SourceText]) -> bool {
     texts
         .iter()
-        .all(|t| memchr::memchr(b'\\', &t.bytes).is_none())
+        .all(|t| kssa::search::find_byte(b'\\', &t.bytes).is_none())
 }
 
 impl Deferred {

@@ -488,7 +488,7 @@ impl Loaded {
             && !slots
                 .iter()
                 .flatten()
-                .any(|t| memchr::memmem::find(&t.bytes, b"CustomResourceDefinition").is_some());
+                .any(|t| kssa::search::find_bytes(&t.bytes, b"CustomResourceDefinition").is_some());
         if !defer && size >= crate::memory::HUGE_PAGES_FROM {
             crate::memory::huge_pages(true);
         }

@@ -201,7 +201,7 @@ fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result
 fn checked(source: &Source, bytes: Arc<[u8]>) -> Result<SourceText, InputError> {
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
     if !utf16 {
-        let nul = memchr::memchr(0, &bytes);
+        let nul = crate::search::find_byte(0, &bytes);
         let bad_utf8 = std::str::from_utf8(&bytes).err().map(|e| e.valid_up_to());
         if let Some(offset) = nul.or(bad_utf8) {
             let before = &bytes[..offset];

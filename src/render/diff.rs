@@ -38,7 +38,7 @@ pub fn write_unified_diff(out: &mut String, name: &str, old: &str, new: &str, st
     if old.is_empty() && new.ends_with('\n') {
         paint_line(out, &["--- ", &a].concat(), style);
         paint_line(out, &["+++ ", &b].concat(), style);
-        let lines = memchr::memchr_iter(b'\n', new.as_bytes()).count();
+        let lines = crate::search::byte_positions(b'\n', new.as_bytes()).count();
         let mut count = itoa::Buffer::new();
         let range = if lines == 1 {
             "1".to_string()
@@ -48,7 +48,7 @@ pub fn write_unified_diff(out: &mut String, name: &str, old: &str, new: &str, st
         paint_line(out, &["@@ -0,0 +", &range, " @@"].concat(), style);
         out.reserve(new.len() + lines * if style.color { 10 } else { 1 });
         let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', new.as_bytes()) {
+        for end in crate::search::byte_positions(b'\n', new.as_bytes()) {
             let text = &new[start..end];
             start = end + 1;
             if style.color {

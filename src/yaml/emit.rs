@@ -221,7 +221,7 @@ fn literal_ok(s: &str) -> bool {
         .iter()
         .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b))
     {
-        return !body.ends_with(' ') && memchr::memmem::find(bytes, b" \n").is_none();
+        return !body.ends_with(' ') && crate::search::find_bytes(bytes, b" \n").is_none();
     }
     body.split('\n').all(|l| !l.ends_with([' ', '\t']))
         && body
@@ -237,7 +237,7 @@ fn write_literal(out: &mut String, s: &str, indent: usize) {
         _ => "|+",
     });
     let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', body.as_bytes()).chain([body.len()]);
+    let ends = crate::search::byte_positions(b'\n', body.as_bytes()).chain([body.len()]);
     for end in ends {
         let line = &body[start..end];
         start = end + 1;

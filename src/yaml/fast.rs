@@ -74,7 +74,7 @@ pub(crate) fn document(text: &[u8]) -> Option<Option<(Value, usize)>> {
 fn lines_of(text: &str) -> Vec<&str> {
     let mut lines = Vec::with_capacity(text.len() / 24 + 1);
     let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+    for end in crate::search::byte_positions(b'\n', text.as_bytes()) {
         lines.push(&text[start..end]);
         start = end + 1;
     }

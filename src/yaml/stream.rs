@@ -333,7 +333,8 @@ pub(super) fn next_chunk<'t>(
     let mut carriage_return = false;
     while *pos < text.len() {
         let at = *pos;
-        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i);
+        let end =
+            crate::search::find_byte(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i);
         let raw = &text[at..end];
         let line_no = *line;
         *pos = end + 1;
