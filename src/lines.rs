@@ -53,6 +53,79 @@ pub(crate) fn second_word(line: &str) -> &str {
     &rest[..end]
 }
 
+// The byte offsets of the embedded tables' sorted declaration lines, written by build.rs.
+include!(concat!(env!("OUT_DIR"), "/table_lines.rs"));
+
+/// Lines sorted by their second word (`T <name> …`), at known byte offsets of a text: a name is
+/// found by binary search without reading the other lines.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SortedLines {
+    text: &'static str,
+    /// Where each line starts in `text` and where its name (second word) ends; the lines follow
+    /// each other up to the end of `text`.
+    starts: &'static [(u32, u32)],
+}
+
+impl SortedLines {
+    pub(crate) fn new(text: &'static str, starts: &'static [(u32, u32)]) -> SortedLines {
+        SortedLines { text, starts }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The text before the first line.
+    pub(crate) fn head(&self) -> &'static str {
+        let first = self
+            .starts
+            .first()
+            .map_or(self.text.len(), |&(s, _)| s as usize);
+        &self.text[..first]
+    }
+
+    /// Line `i`, without its `\n`.
+    pub(crate) fn line(&self, i: usize) -> &'static str {
+        let start = self.starts[i].0 as usize;
+        let end = match self.starts.get(i + 1) {
+            Some(&(next, _)) => next as usize - 1,
+            None => {
+                let rest = &self.text.as_bytes()[start..];
+                start + crate::search::find_byte(b'\n', rest).unwrap_or(rest.len())
+            }
+        };
+        &self.text[start..end]
+    }
+
+    /// Line `i`'s second word.
+    pub(crate) fn name(&self, i: usize) -> &'static str {
+        let (start, name_end) = self.starts[i];
+        self.text
+            .get(start as usize + 2..name_end as usize)
+            .unwrap_or("")
+    }
+
+    /// The index of the line whose second word is `key`.
+    pub(crate) fn find(&self, key: &str) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.starts.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.name(mid).cmp(key) {
+                std::cmp::Ordering::Equal => return Some(mid),
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
+    }
+
+    /// Every line, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &'static str> {
+        let lines = *self;
+        (0..lines.len()).map(move |i| lines.line(i))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! `k8s-1.36.gotypes`: each struct's encoded fields in Go order with their `json` tag options,
 //! named types, and the package of each group-version. The typed round trip walks them.
 
+use crate::lines::SortedLines;
 use crate::names::NameIndex;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -137,13 +138,13 @@ impl StructDecl {
 }
 
 /// Every declaration, by `<package>.<Type>`. Nothing is parsed up front: the generator writes
-/// the declarations sorted by name, so a name is found by binary search over their lines, and
-/// a declaration is parsed the first time it is asked for. A run that round-trips one
+/// the declarations sorted by name, build.rs records where each starts, so a name is found by
+/// binary search over their lines, and a declaration is parsed the first time it is asked for. A run that round-trips one
 /// Deployment reads a few dozen of the table's ~1,400 lines, not all of them.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct GoTypes {
     /// Each declaration's line (`S …` or `T …`), by id, in name order.
-    lines: Vec<&'static str>,
+    lines: SortedLines,
     /// Parsed on first use; boxed, so that the table every start writes holds a word per
     /// declaration, not a whole `Decl` (a hundred kilobytes of page faults).
     decls: Vec<OnceLock<Box<Decl>>>,
@@ -165,11 +166,6 @@ const SPECIALS: &[(&str, Special)] = &[
     ("runtime.RawExtension", Special::Raw),
     ("runtime.Unknown", Special::Raw),
 ];
-
-/// A declaration line's name: its second word.
-fn name_of(line: &str) -> &str {
-    crate::lines::second_word(line)
-}
 
 /// A raw field before inline structs are spliced in: `json|flags|type`.
 struct RawField<'a> {
@@ -194,37 +190,34 @@ impl GoTypes {
     /// The embedded k8s.io/api v0.36.3 types.
     pub fn builtin() -> &'static GoTypes {
         static TYPES: OnceLock<GoTypes> = OnceLock::new();
-        TYPES.get_or_init(|| GoTypes::index(GENERATED))
+        TYPES.get_or_init(GoTypes::index)
     }
 
-    fn index(text: &'static str) -> GoTypes {
-        let mut types = GoTypes::default();
-        // Sized once, for more declarations than the text holds (they average 130 bytes):
-        // growing the tables copied them a dozen times at every start, and capacity that is
-        // never written is never faulted in either.
-        let at_most = text.len() / 16;
-        types.lines.reserve_exact(at_most);
-        types.decls.reserve_exact(at_most);
-        for line in crate::lines::split_lines(text) {
-            if line.starts_with("S ") || line.starts_with("T ") {
-                types.lines.push(line);
-                types.decls.push(OnceLock::new());
-            } else if let Some(rest) = line.strip_prefix("P ") {
+    /// Indexes the embedded table (`GENERATED`, whose declaration lines build.rs located).
+    fn index() -> GoTypes {
+        let lines = SortedLines::new(GENERATED, &crate::lines::GO_DECL_LINES);
+        let mut packages = HashMap::new();
+        // The package lines come before the declarations, which are not read until asked for.
+        for line in crate::lines::split_lines(lines.head()) {
+            if let Some(rest) = line.strip_prefix("P ") {
                 let mut words = crate::lines::split_spaces(rest);
                 let key = words.next().unwrap_or("");
                 let group = words.next().filter(|g| *g != "-").unwrap_or("");
                 let version = words.next().unwrap_or("");
-                types.packages.insert((group, version), key);
+                packages.insert((group, version), key);
             }
         }
-        types
+        GoTypes {
+            decls: (0..lines.len()).map(|_| OnceLock::new()).collect(),
+            lines,
+            packages,
+            kinds: Mutex::default(),
+        }
     }
 
     /// The declaration named `name` (`core/v1.PodSpec`).
     fn find(&self, name: &str) -> Option<DeclId> {
-        self.lines
-            .binary_search_by(|line| name_of(line).cmp(name))
-            .ok()
+        self.lines.find(name)
     }
 
     /// Parses declaration `id` from its line.
@@ -233,7 +226,7 @@ impl GoTypes {
         if let Some((_, special)) = SPECIALS.iter().find(|(n, _)| *n == name) {
             return Decl::Special(*special);
         }
-        let line = self.lines[id];
+        let line = self.lines.line(id);
         if line.starts_with('T') {
             let target = line.split_whitespace().nth(2).unwrap_or("");
             return Decl::Alias(self.type_expr(target));
@@ -246,7 +239,7 @@ impl GoTypes {
     /// A struct's fields with embedded inline structs expanded in place, as `encoding/json` sees
     /// them.
     fn splice(&self, id: DeclId, out: &mut Vec<GoField>, depth: usize) {
-        let line = self.lines[id];
+        let line = self.lines.line(id);
         if line.starts_with('T') {
             // An embedded alias (`v1beta1.RuleWithOperations = v1.RuleWithOperations`): the
             // fields of the struct it names.
@@ -309,7 +302,7 @@ impl GoTypes {
 
     /// The declaration's `<package>.<Type>` (`core/v1.PodSpec`).
     pub fn decl_name(&self, id: DeclId) -> &str {
-        name_of(self.lines[id])
+        self.lines.name(id)
     }
 
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
@@ -391,9 +384,16 @@ mod tests {
     #[test]
     fn declarations_are_sorted_by_name_for_binary_search() {
         let t = GoTypes::builtin();
-        assert!(t.lines.len() > 1000);
-        assert!(t.lines.windows(2).all(|w| name_of(w[0]) < name_of(w[1])));
-        for (id, line) in t.lines.iter().enumerate() {
+        let lines: Vec<&str> = t.lines.iter().collect();
+        let declarations = GENERATED
+            .lines()
+            .filter(|l| l.starts_with("S ") || l.starts_with("T "));
+        assert_eq!(lines, declarations.collect::<Vec<_>>());
+        assert!(lines.len() > 1000);
+        let name_of = crate::lines::second_word;
+        assert!(lines.windows(2).all(|w| name_of(w[0]) < name_of(w[1])));
+        for (id, line) in lines.iter().enumerate() {
+            assert_eq!(t.lines.name(id), name_of(line));
             assert_eq!(t.find(name_of(line)), Some(id));
         }
     }

@@ -6,6 +6,7 @@
 use super::topology::{parse_kind, parse_type};
 use super::*;
 use crate::kube::KubeVersion;
+use crate::lines::SortedLines;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -33,7 +34,7 @@ pub fn builtin_for(version: KubeVersion) -> &'static BuiltinSchemas {
     static BUILTIN: [OnceLock<BuiltinSchemas>; KubeVersion::COUNT] =
         [const { OnceLock::new() }; KubeVersion::COUNT];
     BUILTIN[version.index()].get_or_init(|| {
-        BuiltinSchemas::index_version(TOPOLOGY, TOPOLOGY_DELTAS, version)
+        BuiltinSchemas::index_version(TOPOLOGY_DELTAS, version)
             .expect("the embedded topology is valid (checked by tests)")
     })
 }
@@ -63,20 +64,19 @@ pub(crate) fn version_delta_lines(
 }
 
 impl BuiltinSchemas {
-    /// Indexes a full topology text: records each kind line and each type line. A malformed
-    /// line is an error here only when it is neither; a kind line is parsed on first use.
-    pub fn index(text: &'static str) -> Result<BuiltinSchemas, SchemaError> {
+    /// Indexes the embedded topology text (`TOPOLOGY`, whose type lines build.rs located):
+    /// records each kind line, to be parsed on first use. A malformed line before the type
+    /// lines is an error.
+    pub fn index() -> Result<BuiltinSchemas, SchemaError> {
+        let types = TypeLines {
+            sorted: SortedLines::new(TOPOLOGY, &crate::lines::TOPOLOGY_TYPE_LINES),
+            changed: FxHashMap::default(),
+        };
+        // The kind lines come before the type lines, which are not read until asked for.
         let mut kinds = Vec::new();
-        let mut types = TypeLines::default();
-        // More than the lines the text holds (type lines average 250 bytes): growing the
-        // table copied it a dozen times at every start, and unwritten capacity is not faulted
-        // in.
-        types.sorted.reserve_exact(text.len() / 64);
-        for line in crate::lines::split_lines(text) {
+        for line in crate::lines::split_lines(types.sorted.head()) {
             // The embedded files have no `\r`; `lines` would strip one.
-            if line.starts_with("T ") {
-                types.sorted.push((name_of(line), line));
-            } else if line.starts_with("K ") {
+            if line.starts_with("K ") {
                 kinds.push(KindLine::new(line)?);
             } else if !line.is_empty() && !line.starts_with('#') {
                 return Err(SchemaError::Invalid(format!("bad topology line: {line}")));
@@ -91,11 +91,10 @@ impl BuiltinSchemas {
 
     /// Indexes the newest topology, then applies the delta sections down to `version`.
     pub fn index_version(
-        text: &'static str,
         deltas: &'static str,
         version: KubeVersion,
     ) -> Result<BuiltinSchemas, SchemaError> {
-        let mut b = BuiltinSchemas::index(text)?;
+        let mut b = BuiltinSchemas::index()?;
         if version == KubeVersion::NEWEST {
             return Ok(b);
         }
@@ -153,7 +152,7 @@ impl BuiltinSchemas {
     }
 
     /// The type names, unordered.
-    pub fn type_names(&self) -> impl Iterator<Item = &str> + '_ {
+    pub fn type_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.types.names()
     }
 
@@ -290,10 +289,10 @@ impl KindLines {
 /// Type name → its `T` line. The topology generator writes the newest version's lines sorted
 /// by name, so they are found by binary search instead of hashed at every start; an older
 /// version's delta lies on top.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct TypeLines {
-    /// (name, line), in name order.
-    sorted: Vec<(&'static str, &'static str)>,
+    /// The newest version's lines, in name order.
+    sorted: SortedLines,
     /// Types the delta replaces or adds (`Some`) or removes (`None`).
     changed: FxHashMap<&'static str, Option<&'static str>>,
 }
@@ -302,16 +301,12 @@ impl TypeLines {
     fn get(&self, name: &str) -> Option<&'static str> {
         match self.changed.get(name) {
             Some(changed) => *changed,
-            None => self
-                .sorted
-                .binary_search_by(|(n, _)| (*n).cmp(name))
-                .ok()
-                .map(|i| self.sorted[i].1),
+            None => self.sorted.find(name).map(|i| self.sorted.line(i)),
         }
     }
 
-    fn names(&self) -> impl Iterator<Item = &str> + '_ {
-        let kept = self.sorted.iter().map(|(n, _)| *n);
+    fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let kept = self.sorted.iter().map(name_of);
         let kept = kept.filter(|n| !self.changed.contains_key(n));
         let changed = self.changed.iter().filter(|(_, l)| l.is_some());
         kept.chain(changed.map(|(n, _)| *n))
@@ -390,8 +385,13 @@ mod tests {
     #[test]
     fn type_lines_are_sorted_by_name_for_binary_search() {
         let b = builtin();
-        assert!(b.types.sorted.len() > 500);
-        assert!(b.types.sorted.windows(2).all(|w| w[0].0 < w[1].0));
+        let lines: Vec<&str> = b.types.sorted.iter().collect();
+        let type_lines = TOPOLOGY.lines().filter(|l| l.starts_with("T "));
+        assert_eq!(lines, type_lines.collect::<Vec<_>>());
+        assert!(lines.len() > 500);
+        assert!(lines.windows(2).all(|w| name_of(w[0]) < name_of(w[1])));
+        let sorted = b.types.sorted;
+        assert!((0..sorted.len()).all(|i| sorted.name(i) == name_of(sorted.line(i))));
         assert!(b.has_type("io.k8s.api.apps.v1.DeploymentSpec"));
         assert!(!b.has_type("io.k8s.api.apps.v1.Nope"));
         let old = builtin_for(KubeVersion::OLDEST);
@@ -548,19 +548,16 @@ mod tests {
             t.elapsed() / runs
         };
         let index = time(&|| {
-            BuiltinSchemas::index(TOPOLOGY).unwrap();
+            BuiltinSchemas::index().unwrap();
         });
         // Each run indexes afresh, so the closure is parsed cold; the index cost is subtracted.
         let pod = time(&|| {
-            let b = BuiltinSchemas::index(TOPOLOGY).unwrap();
+            let b = BuiltinSchemas::index().unwrap();
             b.schema_for("io.k8s.api.core.v1.Pod").unwrap();
         })
         .saturating_sub(index);
         let all = time(&|| {
-            BuiltinSchemas::index(TOPOLOGY)
-                .unwrap()
-                .full_schema()
-                .unwrap();
+            BuiltinSchemas::index().unwrap().full_schema().unwrap();
         })
         .saturating_sub(index);
         let b = builtin();
