@@ -49,6 +49,9 @@ cp benches/engine.rs "$tree/benches/engine.rs"
 # Revisions before validation (issue 14) have no `WriteRequest::validation`.
 grep -q 'pub validation' "$tree/src/managed/server.rs" ||
   sed -i '/validation: None,/d' "$tree/benches/engine.rs"
+# Nor, before the create shortcut, `WriteRequest::managed_fields`.
+grep -q 'pub managed_fields:' "$tree/src/managed/server.rs" ||
+  sed -i '/managed_fields: true,/d' "$tree/benches/engine.rs"
 # Same target directory: the dependencies are built once; each checkout gets its own kssa.
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 base=$(bench_binary "$tree")
