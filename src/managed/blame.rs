@@ -291,6 +291,31 @@ mod tests {
         assert_eq!(text, want);
     }
 
+    /// Matching each item against every element of the set made blame quadratic in the list
+    /// length (13.6 s for 20,000 items). At 100,000 items the indexed match takes a fraction of
+    /// a second, while the quadratic one did not finish in 9 minutes.
+    #[test]
+    fn a_list_of_100000_keyed_items_is_matched_item_by_item() {
+        let n = 100_000;
+        let items: Vec<String> = (0..n).map(|i| format!(r#"{{"n":"e{i}"}}"#)).collect();
+        let obj = from_json_str(&format!(r#"{{"l":[{}]}}"#, items.join(","))).unwrap();
+        let keys: Vec<String> = (0..n)
+            .filter(|i| i % 2 == 1)
+            .map(|i| format!(r#""k:{{\"n\":\"e{i}\"}}":{{".":{{}},"f:n":{{}}}}"#))
+            .collect();
+        let entries = vec![entry(
+            "odd",
+            &format!(r#"{{"f:l":{{{}}}}}"#, keys.join(",")),
+        )];
+        let owners = line_owners(&obj, &entries);
+        // `l:` and then one line per item.
+        assert_eq!(owners.len(), n + 1);
+        for (i, line) in owners[1..].iter().enumerate() {
+            let want: &[usize] = if i % 2 == 1 { &[0] } else { &[] };
+            assert_eq!(line, want, "item {i}");
+        }
+    }
+
     #[test]
     fn items_take_the_first_element_in_set_order_that_fits() {
         let obj = from_json_str(r#"{"l":[{"n":"a","v":1},{"n":"b"},"s",{"n":"c"}]}"#).unwrap();
