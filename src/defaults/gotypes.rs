@@ -138,9 +138,10 @@ impl StructDecl {
 }
 
 /// Every declaration, by `<package>.<Type>`. Nothing is parsed up front: the generator writes
-/// the declarations sorted by name, build.rs records where each starts, so a name is found by
-/// binary search over their lines, and a declaration is parsed the first time it is asked for. A run that round-trips one
-/// Deployment reads a few dozen of the table's ~1,400 lines, not all of them.
+/// the declarations sorted by name and build.rs records where each starts, so a name is found
+/// by binary search over their lines, and a declaration is parsed the first time it is asked
+/// for. A run that round-trips one Deployment reads a few dozen of the table's ~1,400 lines,
+/// not all of them.
 #[derive(Debug)]
 pub(crate) struct GoTypes {
     /// Each declaration's line (`S …` or `T …`), by id, in name order.
