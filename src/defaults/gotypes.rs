@@ -306,6 +306,11 @@ impl GoTypes {
         self.lines.name(id)
     }
 
+    /// The declaration named `<package>.<Type>` (`meta/v1.ObjectMeta`).
+    pub fn named(&self, name: &str) -> Option<DeclId> {
+        self.find(name)
+    }
+
     /// The Go type of `kind` at `group`/`version`, when k8s.io/api declares it.
     pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<DeclId> {
         // A run asks for the same few kinds for every object: they are remembered.

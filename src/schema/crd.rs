@@ -133,7 +133,10 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
             .or_else(|| spec.get_path(&["validation", "openAPIV3Schema"]));
         types.push(crd_root_type(&type_name, schema, options)?);
         if let Some(s) = schema {
-            validation.push((version.to_string(), Arc::new(LazySchema::new(s.clone()))));
+            validation.push((
+                version.to_string(),
+                Arc::new(LazySchema::new(s.clone(), options.preserve_unknown_fields)),
+            ));
         }
         kinds.push(KindInfo {
             group: group.to_string(),

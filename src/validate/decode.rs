@@ -16,10 +16,12 @@
 //!   (the same 400 with `strict decoding error: unknown field "spec.foo"` as the error), sent
 //!   back as warnings (`Warning: unknown field "spec.foo"`), or dropped.
 //!
-//! Only built-in kinds are decoded into Go types; custom resources stay unstructured.
+//! Only built-in kinds are decoded into Go types; custom resources stay unstructured, and
+//! their unknown fields are the ones their CRD's schema prunes ([`super::crd::decoding`]).
 
 pub mod walk;
 
+use super::crd::decoding::{self as crd_decoding, DecodeFailure};
 use super::{ErrorType, FieldValidation, Reason, StatusCause, StatusDetails, StatusError, Write};
 use crate::kube::GroupVersionKind;
 use crate::managed::Operation;
@@ -36,20 +38,27 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
         },
         Operation::Update => {
             let strict = w.field_validation != FieldValidation::Ignore;
-            let Some(outcome) = walk::decode(
+            let decoded = match walk::decode(
                 &gvk.group,
                 &gvk.version,
                 &gvk.kind,
                 w.body,
                 Decoder::Json { strict },
-            ) else {
-                return Ok(());
+            ) {
+                Some(outcome) => outcome,
+                None => match custom_resource(w, strict)? {
+                    Some(unknown) => walk::Outcome {
+                        failure: None,
+                        unknown,
+                    },
+                    None => return Ok(()),
+                },
             };
-            if let Some(failure) = outcome.failure {
+            if let Some(failure) = decoded.failure {
                 let message = cannot_be_handled(gvk, &failure.message);
                 return Err(at_field(Reason::BadRequest, message, w, &failure));
             }
-            let unknown: Vec<String> = outcome
+            let unknown: Vec<String> = decoded
                 .unknown
                 .iter()
                 .map(|path| format!("unknown field {}", super::goprint::go_quote(path)))
@@ -70,6 +79,30 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
                 }
                 _ => Ok(()),
             }
+        }
+    }
+}
+
+/// A custom resource's body decoded against its CRD version's schema: its unknown fields, or
+/// `None` without a schema (a kind nobody describes).
+fn custom_resource(w: &Write, strict: bool) -> Result<Option<Vec<String>>, StatusError> {
+    let Some(lazy) = w.kind.crd_validation.as_deref() else {
+        return Ok(None);
+    };
+    let decoded = crd_decoding::decode(lazy.node(), !lazy.preserve_unknown_fields, strict, w.body);
+    match decoded.failure {
+        None => Ok(Some(decoded.unknown)),
+        Some(DecodeFailure::Metadata(failure)) => {
+            let message = cannot_be_handled(&w.kind.gvk, &failure.message);
+            Err(at_field(Reason::BadRequest, message, w, &failure))
+        }
+        Some(DecodeFailure::Embedded(error)) => {
+            let failure = walk::Failure {
+                path: error.field.clone(),
+                message: error.message(w.version()),
+            };
+            let message = cannot_be_handled(&w.kind.gvk, &failure.message);
+            Err(at_field(Reason::BadRequest, message, w, &failure))
         }
     }
 }

@@ -17,6 +17,7 @@ mod cel_source;
 mod cel_support;
 mod cel_url;
 pub(crate) mod cel_values;
+pub mod decoding;
 mod duration;
 mod embedded;
 mod formats;

@@ -34,6 +34,8 @@ pub struct SchemaNode {
     pub required: Vec<String>,
     pub properties: IndexMap<String, SchemaNode>,
     pub additional_properties: Option<Box<SchemaNode>>,
+    /// `additionalProperties: true`: a map whose values have no schema at all.
+    pub additional_properties_any: bool,
     pub items: Option<Box<SchemaNode>>,
     /// `x-kubernetes-list-type`: atomic, set or map.
     pub list_type: Option<String>,
@@ -55,13 +57,16 @@ pub struct SchemaNode {
 pub struct LazySchema {
     source: Value,
     parsed: OnceLock<SchemaNode>,
+    /// The CRD's `spec.preserveUnknownFields`: its objects are not pruned.
+    pub preserve_unknown_fields: bool,
 }
 
 impl LazySchema {
-    pub fn new(source: Value) -> LazySchema {
+    pub fn new(source: Value, preserve_unknown_fields: bool) -> LazySchema {
         LazySchema {
             source,
             parsed: OnceLock::new(),
+            preserve_unknown_fields,
         }
     }
 
@@ -155,7 +160,10 @@ impl SchemaNode {
                             .collect();
                     }
                 }
-                "additionalProperties" => node.additional_properties = schema(),
+                "additionalProperties" => {
+                    node.additional_properties = schema();
+                    node.additional_properties_any = flag;
+                }
                 "items" => node.items = schema(),
                 "x-kubernetes-list-type" => node.list_type = text(),
                 "x-kubernetes-list-map-keys" => node.list_map_keys = strings(value),

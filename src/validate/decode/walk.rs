@@ -9,7 +9,9 @@
 use super::super::gojson::{self, unmarshal_type_error};
 use super::super::gotime::{self, Layout};
 use super::super::quantity;
-use crate::defaults::gotypes::{Decl, GoField, GoType, GoTypes, IntWidth, Special, StructDecl};
+use crate::defaults::gotypes::{
+    Decl, DeclId, GoField, GoType, GoTypes, IntWidth, Special, StructDecl,
+};
 use crate::value::Value;
 use std::fmt::Write as _;
 
@@ -52,19 +54,43 @@ pub fn decode(
 ) -> Option<Outcome> {
     let types = GoTypes::builtin();
     let root = types.kind(group, version, kind)?;
+    Some(walk_from(types, root, object, decoder, String::new()))
+}
+
+/// Decodes `value` into the Go type named `type_name` (`meta/v1.ObjectMeta`), as a part of a
+/// larger object found at `path`: the paths reported start with it. `None` when k8s.io/api
+/// declares no such type.
+pub fn decode_named(
+    type_name: &str,
+    value: &Value,
+    decoder: Decoder,
+    path: &str,
+) -> Option<Outcome> {
+    let types = GoTypes::builtin();
+    let id = types.named(type_name)?;
+    Some(walk_from(types, id, value, decoder, path.to_string()))
+}
+
+fn walk_from(
+    types: &GoTypes,
+    root: DeclId,
+    value: &Value,
+    decoder: Decoder,
+    path: String,
+) -> Outcome {
     let mut w = Walker {
         types,
         decoder,
         context: Vec::new(),
-        path: String::new(),
+        path,
         saved: None,
         unknown: Vec::new(),
     };
-    let aborted = w.walk(&GoType::Named(root), object).err();
-    Some(Outcome {
+    let aborted = w.walk(&GoType::Named(root), value).err();
+    Outcome {
         failure: aborted.or(w.saved),
         unknown: w.unknown,
-    })
+    }
 }
 
 struct Walker<'t> {
