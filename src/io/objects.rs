@@ -410,8 +410,9 @@ fn split_list(origin: Origin, mut value: Value) -> Result<Vec<Object>, InputErro
     Ok(out)
 }
 
-/// Checks what the API server checks of an apply request's body before merging: a name, a
-/// `metadata` map, and no `managedFields`.
+/// Checks what kubectl needs of a manifest before it sends a request: a `metadata` map and a
+/// name. (`managedFields` in an applied configuration are the server's 400, reported as a
+/// refused object by the field manager.)
 pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
     let origin = &obj.origin;
     match obj.value.get("metadata") {
@@ -459,17 +460,6 @@ pub fn check_manifest(obj: &Object) -> Result<(), InputError> {
             ));
         }
     }
-    if obj
-        .value
-        .get_path(&["metadata", "managedFields"])
-        .is_some_and(|v| !v.is_null())
-    {
-        return Err(InputError::invalid(
-            origin,
-            ".metadata.managedFields",
-            "must be nil in an applied configuration (remove it, or run `kssa strip-managed`)",
-        ));
-    }
     Ok(())
 }
 
@@ -511,14 +501,10 @@ mod tests {
     }
 
     #[test]
-    fn managed_fields_in_a_manifest_are_refused() {
+    fn managed_fields_in_a_manifest_are_left_to_the_server() {
         let (objs, _) =
             read("apiVersion: v1\nkind: B\nmetadata:\n  name: b\n  managedFields: []\n");
-        let err = check_manifest(&objs[0]).unwrap_err().to_string();
-        assert!(
-            err.starts_with("m.yaml:5:3: document 1: .metadata.managedFields: must be nil"),
-            "{err}"
-        );
+        assert!(check_manifest(&objs[0]).is_ok());
     }
 
     #[test]

@@ -36,7 +36,9 @@ use crate::fieldpath::{Path, Set, VersionedSet};
 use crate::kube::{storage, GroupVersionKind, ObjectRef, ResolvedKind, VersionConverter};
 use crate::merge::{ApplyOutcome, Conflicts, Converter, UpdateError, Updater};
 use crate::typed::Typed;
-use crate::validate::{self, FieldValidation, StatusError};
+use crate::validate::{
+    self, ErrorType, FieldValidation, Reason, StatusCause, StatusDetails, StatusError,
+};
 use crate::value::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -597,10 +599,26 @@ impl<'a> Context<'a> {
             .get_path(&["metadata", "managedFields"])
             .is_some_and(|v| !v.is_null())
         {
-            return Err(WriteError::BadRequest {
-                message: "metadata.managedFields must be nil".into(),
-            }
-            .into());
+            // A refusal of the object, not of kssa's input: the manifest is often a copy of
+            // `kubectl get -o yaml` (managedfields structuredmerge.go `Apply`).
+            const MESSAGE: &str = "metadata.managedFields must be nil";
+            let mut refusal = StatusError::plain(Reason::BadRequest, MESSAGE);
+            // The cause lets reports point at the field; the server's Status has none.
+            refusal.details = Some(Box::new(StatusDetails {
+                group: self.kind.gvk.group.clone(),
+                kind: self.kind.gvk.kind.clone(),
+                name: config
+                    .get_path(&["metadata", "name"])
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                causes: vec![StatusCause {
+                    error_type: ErrorType::Invalid,
+                    field: "metadata.managedFields".into(),
+                    message: MESSAGE.into(),
+                }],
+            }));
+            return Err(WriteError::Refused(refusal).into());
         }
         let typed = self.typed();
         // The server answers a plain error (500): kubectl prints `Error from server: …`.
