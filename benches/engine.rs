@@ -184,6 +184,7 @@ mod layer {
             defaulting: false,
             validation: None,
             managed_fields: true,
+            patch: None,
         }
     }
 

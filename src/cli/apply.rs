@@ -198,6 +198,7 @@ fn server_apply(
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
         managed_fields: args.managed_fields,
+        patch: None,
     };
     // As `kubectl apply --server-side`: the server's apply, then kubectl's own follow-ups.
     match kssa::managed::kubectl::apply(live, manifest, kind, &req) {

@@ -93,6 +93,7 @@ pub fn predict<'a>(
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
         managed_fields: true,
+        patch: None,
     };
     let options = ClientOptions {
         overwrite: mode.overwrite,

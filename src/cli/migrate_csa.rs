@@ -255,6 +255,7 @@ fn migrate_one(object: &Value, plan: &Plan) -> anyhow::Result<(Migrated, String)
             defaulting: false,
             validation: None,
             managed_fields: true,
+            patch: None,
         };
         match write(Some(&after), m, &kind, &req) {
             Ok(w) => {

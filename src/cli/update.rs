@@ -11,6 +11,7 @@ use kssa::kube::ObjectRef;
 use kssa::managed::{write, Operation, WriteError, WriteRequest};
 use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
 use kssa::render::{render_objects, OutputFormat};
+use kssa::validate::{Patch, PatchType};
 use kssa::value::Value;
 use std::path::PathBuf;
 
@@ -75,8 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         // A patch applies to the object as the server reads it, decoded and defaulted.
         read_live(&args.live, false, false, &registry, !args.store.no_defaults)?
     };
+    let patch_document: Option<Value>;
     let (stored, new) = match (&args.object, &args.patch) {
         (Some(path), _) => {
+            patch_document = None;
             let new = read_one(path)?;
             let me = ObjectRef::from_value(&new).with_context(|| path.display().to_string())?;
             let stored = live
@@ -94,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             let patch = read_one(path)?;
             let new = apply_patch(stored, &patch, args.patch_type, &registry)
                 .with_context(|| format!("{}: cannot apply the patch", title(stored)))?;
+            patch_document = Some(patch);
             (Some(stored), new)
         }
         (None, None) => anyhow::bail!("give --object or --patch"),
@@ -110,6 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         defaulting: !args.store.no_defaults,
         validation: Some(args.validate.mode),
         managed_fields: true,
+        patch: patch_document.as_ref().map(|document| Patch {
+            patch_type: match args.patch_type {
+                PatchKind::Strategic => PatchType::Strategic,
+                PatchKind::Merge => PatchType::Merge,
+                PatchKind::Json => PatchType::Json,
+            },
+            document,
+        }),
     };
     let outcome = match write(stored, &new, &kind, &req) {
         Err(WriteError::Refused(error)) => {

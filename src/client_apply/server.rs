@@ -49,6 +49,7 @@ pub fn store(
         subresource: "",
         validation,
         managed_fields: true,
+        patch: None,
         ..*write_request
     };
     let (live, new) = match (request, live) {

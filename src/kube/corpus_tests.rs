@@ -205,6 +205,7 @@ fn corpus_crds_load_and_apply_with_their_list_types() {
                 defaulting: false,
                 validation: None,
                 managed_fields: true,
+                patch: None,
             };
             let context = format!("{} .{} ({list_kind:?})", info.kind, path.join("."));
             let first = write(None, &one, &resolved, &req("one", "2024-05-01T10:00:00Z"))

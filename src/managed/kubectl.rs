@@ -54,6 +54,7 @@ pub fn apply(
                 .is_some());
     let encoding = WriteRequest {
         managed_fields: req.managed_fields || steps_read_managed,
+        patch: None,
         ..*req
     };
     let req = &encoding;

@@ -74,6 +74,8 @@ pub struct WriteRequest<'a> {
     /// caller that never reads them (a diff that hides them), which spares their encoding: the
     /// result may then lack managedFields, and `managed_fields_changed` tells nothing.
     pub managed_fields: bool,
+    /// An update made by a PATCH: its type and document, which the server's refusals quote.
+    pub patch: Option<validate::Patch<'a>>,
 }
 
 /// What a successful write stored.
@@ -188,6 +190,7 @@ pub fn write(
         subresource: req.subresource,
         field_validation,
         body: object,
+        patch: req.patch,
         live: live.map(|_| read_for_check.as_ref()),
     });
     let mut warnings = match &check {

@@ -25,6 +25,7 @@ fn req<'a>(operation: Operation, manager: &'a str, now: &'a str) -> WriteRequest
         defaulting: false,
         validation: None,
         managed_fields: true,
+        patch: None,
     }
 }
 
@@ -530,6 +531,7 @@ fn unread_managed_fields_are_left_out_and_nothing_else_changes() {
         let full = ok(write(stored, &config, &k, &forced));
         let unread = WriteRequest {
             managed_fields: false,
+            patch: None,
             ..forced
         };
         let lean = ok(write(stored, &config, &k, &unread));

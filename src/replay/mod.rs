@@ -132,6 +132,7 @@ fn run_step(
         defaulting: options.defaulting,
         validation: None,
         managed_fields: true,
+        patch: None,
     };
     let result = match write(store.as_ref(), &step.object, &kind, &req) {
         Ok(out) => {

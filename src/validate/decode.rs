@@ -22,7 +22,10 @@
 pub mod walk;
 
 use super::crd::decoding::{self as crd_decoding, DecodeFailure};
-use super::{ErrorType, FieldValidation, Reason, StatusCause, StatusDetails, StatusError, Write};
+use super::{
+    ErrorType, FieldValidation, Patch, PatchType, Reason, StatusCause, StatusDetails, StatusError,
+    Write,
+};
 use crate::kube::GroupVersionKind;
 use crate::managed::Operation;
 use crate::value::Value;
@@ -38,41 +41,51 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
         },
         Operation::Update => {
             let strict = w.field_validation != FieldValidation::Ignore;
-            let decoded = match walk::decode(
-                &gvk.group,
-                &gvk.version,
-                &gvk.kind,
-                w.body,
-                Decoder::Json { strict },
-            ) {
-                Some(outcome) => outcome,
-                None => match custom_resource(w, strict)? {
-                    Some(unknown) => walk::Outcome {
-                        failure: None,
-                        unknown,
-                    },
-                    None => return Ok(()),
-                },
+            let Some(decoded) = decode_update(w, strict) else {
+                return Ok(());
             };
-            if let Some(failure) = decoded.failure {
-                let message = cannot_be_handled(gvk, &failure.message);
-                return Err(at_field(Reason::BadRequest, message, w, &failure));
+            let (failure, unknown) = match w.patch {
+                // A strategic merge patch's result goes from the patched map to the Go type
+                // (patch.go `applyPatchToObject`, `FromUnstructuredWithValidation`): the
+                // converter's errors, the unknown fields sorted by their error text.
+                Some(Patch {
+                    patch_type: PatchType::Strategic,
+                    ..
+                }) => {
+                    let converted = walk::decode(
+                        &gvk.group,
+                        &gvk.version,
+                        &gvk.kind,
+                        w.body,
+                        Decoder::Unstructured,
+                    );
+                    let mut unknown = unknown_field_errors(&decoded.unknown);
+                    unknown.sort_unstable();
+                    (converted.and_then(|c| c.failure), unknown)
+                }
+                _ => (decoded.failure, unknown_field_errors(&decoded.unknown)),
+            };
+            if let Some(failure) = failure {
+                return Err(match w.patch {
+                    None => {
+                        let message = cannot_be_handled(gvk, &failure.message);
+                        at_field(Reason::BadRequest, message, w, &failure)
+                    }
+                    Some(patch) => invalid_patch(w, patch, &failure.message),
+                });
             }
-            let unknown: Vec<String> = decoded
-                .unknown
-                .iter()
-                .map(|path| format!("unknown field {}", super::goprint::go_quote(path)))
-                .collect();
             match w.field_validation {
                 // Strict errors go through transformDecodeError like any other (create.go,
                 // update.go): only `warn` treats them apart.
-                FieldValidation::Strict if !unknown.is_empty() => Err(StatusError::plain(
-                    Reason::BadRequest,
-                    cannot_be_handled(
-                        gvk,
-                        &format!("strict decoding error: {}", unknown.join(", ")),
-                    ),
-                )),
+                FieldValidation::Strict if !unknown.is_empty() => {
+                    let error = format!("strict decoding error: {}", unknown.join(", "));
+                    Err(match w.patch {
+                        None => {
+                            StatusError::plain(Reason::BadRequest, cannot_be_handled(gvk, &error))
+                        }
+                        Some(patch) => invalid_patch(w, patch, &error),
+                    })
+                }
                 FieldValidation::Warn => {
                     warnings.extend(unknown.iter().map(|u| format!("Warning: {u}")));
                     Ok(())
@@ -83,28 +96,57 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
     }
 }
 
-/// A custom resource's body decoded against its CRD version's schema: its unknown fields, or
-/// `None` without a schema (a kind nobody describes).
-fn custom_resource(w: &Write, strict: bool) -> Result<Option<Vec<String>>, StatusError> {
-    let Some(lazy) = w.kind.crd_validation.as_deref() else {
-        return Ok(None);
-    };
-    let decoded = crd_decoding::decode(lazy.node(), !lazy.preserve_unknown_fields, strict, w.body);
-    match decoded.failure {
-        None => Ok(Some(decoded.unknown)),
-        Some(DecodeFailure::Metadata(failure)) => {
-            let message = cannot_be_handled(&w.kind.gvk, &failure.message);
-            Err(at_field(Reason::BadRequest, message, w, &failure))
-        }
-        Some(DecodeFailure::Embedded(error)) => {
-            let failure = walk::Failure {
-                path: error.field.clone(),
-                message: error.message(w.version()),
-            };
-            let message = cannot_be_handled(&w.kind.gvk, &failure.message);
-            Err(at_field(Reason::BadRequest, message, w, &failure))
-        }
+/// `unknown field "spec.foo"` for each path.
+fn unknown_field_errors(paths: &[String]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|path| format!("unknown field {}", super::goprint::go_quote(path)))
+        .collect()
+}
+
+/// The update's body as the JSON decoder reads it: a built-in kind into its Go type, a custom
+/// resource against its CRD version's schema; `None` for a kind nobody describes.
+fn decode_update(w: &Write, strict: bool) -> Option<walk::Outcome> {
+    let gvk = &w.kind.gvk;
+    let decoder = Decoder::Json { strict };
+    if let Some(outcome) = walk::decode(&gvk.group, &gvk.version, &gvk.kind, w.body, decoder) {
+        return Some(outcome);
     }
+    let lazy = w.kind.crd_validation.as_deref()?;
+    let decoded = crd_decoding::decode(lazy.node(), !lazy.preserve_unknown_fields, strict, w.body);
+    let failure = decoded.failure.map(|failure| match failure {
+        DecodeFailure::Metadata(failure) => failure,
+        DecodeFailure::Embedded(error) => walk::Failure {
+            path: error.field.clone(),
+            message: error.message(w.version()),
+        },
+    });
+    Some(walk::Outcome {
+        failure,
+        unknown: decoded.unknown,
+    })
+}
+
+/// The patch handler's 422 for a patched object the decoder refuses (patch.go: `field.Invalid`
+/// at `patch`, without a kind or name, so kubectl prints `The request is invalid: …`). It
+/// quotes the patch document itself for a strategic merge patch (`%+v` of the decoded map) and
+/// the patched object's JSON for the others.
+fn invalid_patch(w: &Write, patch: Patch, error: &str) -> StatusError {
+    let quoted = match patch.patch_type {
+        PatchType::Strategic => crate::patch::gofmt::go_value(patch.document),
+        PatchType::Merge | PatchType::Json => super::gojson::marshal(w.body).unwrap_or_default(),
+    };
+    StatusError::invalid(
+        "",
+        "",
+        "",
+        &[super::FieldError::invalid(
+            "patch",
+            super::BadValue::Value(Value::String(quoted)),
+            error,
+        )],
+        w.version(),
+    )
 }
 
 /// A refusal with the server's `message`, carrying the refused field as its one cause so that

@@ -47,6 +47,25 @@ use crate::managed::Operation;
 use crate::value::Value;
 use std::borrow::Cow;
 
+/// How a PATCH request's body is applied (its content type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatchType {
+    /// `application/strategic-merge-patch+json` (built-in kinds only).
+    Strategic,
+    /// `application/merge-patch+json` (RFC 7386).
+    Merge,
+    /// `application/json-patch+json` (RFC 6902).
+    Json,
+}
+
+/// A PATCH request: its type and the patch document as sent. The write's body is then the
+/// patched object.
+#[derive(Debug, Clone, Copy)]
+pub struct Patch<'a> {
+    pub patch_type: PatchType,
+    pub document: &'a Value,
+}
+
 /// kubectl's `--validate` (the request's `fieldValidation`): what the server does with unknown
 /// and duplicate fields of the body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,8 +105,11 @@ pub struct Write<'a> {
     /// "" for the main resource, else e.g. "status".
     pub subresource: &'a str,
     pub field_validation: FieldValidation,
-    /// What the client sent: the apply configuration or the update body, as read.
+    /// What the client sent: the apply configuration or the update body, as read; for a
+    /// PATCH, the patched object.
     pub body: &'a Value,
+    /// A PATCH (an update only): how the body was made.
+    pub patch: Option<Patch<'a>>,
     /// The stored object as the server reads it (decoded, at the request's version); `None`
     /// when the write creates the object.
     pub live: Option<&'a Value>,

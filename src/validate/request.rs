@@ -84,6 +84,7 @@ mod tests {
                 subresource: "",
                 field_validation: FieldValidation::Strict,
                 body,
+                patch: None,
                 live: None,
             })
         };

@@ -45,6 +45,7 @@ pub fn requests(operation: Operation) -> impl Iterator<Item = WriteRequest<'stat
             // rules, CRD schemas, decoding); without, the engine alone.
             validation: defaulting.then_some(FieldValidation::Strict),
             managed_fields: true,
+            patch: None,
         })
     })
 }

@@ -18,6 +18,7 @@ fn req(manager: &str) -> WriteRequest<'_> {
         defaulting: false,
         validation: None,
         managed_fields: true,
+        patch: None,
     }
 }
 
@@ -126,6 +127,7 @@ fn follow_ups_read_managed_fields_even_when_the_caller_does_not() {
     );
     let unread = WriteRequest {
         managed_fields: false,
+        patch: None,
         ..req("kubectl")
     };
     let out = apply(Some(&client_side_applied()), &config, &kind, &unread).unwrap();

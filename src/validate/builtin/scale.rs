@@ -136,6 +136,7 @@ mod tests {
             subresource: "scale",
             field_validation: FieldValidation::Strict,
             body: &body,
+            patch: None,
             live: live.as_ref(),
         };
         w.after(&object, false).err().map(|e| e.kubectl_message())

@@ -24,6 +24,7 @@ pub fn status_write(minor: u8, live: &str, object: &str) -> Option<String> {
         subresource: "status",
         field_validation: FieldValidation::Strict,
         body: &object,
+        patch: None,
         live: Some(&live),
     };
     w.after(&object, false).err().map(|e| e.kubectl_message())
@@ -51,6 +52,7 @@ mod tests {
             subresource: "status",
             field_validation: FieldValidation::Strict,
             body: &object,
+            patch: None,
             live: None,
         };
         w.after(&object, false).err().map(|e| e.kubectl_message())

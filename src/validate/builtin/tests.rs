@@ -76,6 +76,7 @@ fn message(object: &str, live: Option<&str>, minor: u8, default_live: bool) -> O
         subresource: "",
         field_validation: FieldValidation::Strict,
         body: &object,
+        patch: None,
         live: live.as_ref(),
     };
     w.after(&object, false).err().map(|e| e.kubectl_message())
