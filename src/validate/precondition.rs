@@ -76,6 +76,7 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
     };
     let write = match (w.operation, w.live) {
         (Operation::Apply, _) => WriteKind::Apply,
+        (Operation::Update, Some(_)) if w.patch.is_some() => WriteKind::Patch,
         (Operation::Update, Some(_)) => WriteKind::Put,
         // Only a POST creates without apply.
         (Operation::Update, None) => WriteKind::Create,
