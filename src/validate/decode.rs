@@ -39,60 +39,63 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
             Some((message, failure)) => Err(at_field(Reason::Unknown, message, w, &failure)),
             None => Ok(()),
         },
-        Operation::Update => {
-            let strict = w.field_validation != FieldValidation::Ignore;
-            let Some(decoded) = decode_update(w, strict) else {
-                return Ok(());
-            };
-            let (failure, unknown) = match w.patch {
-                // A strategic merge patch's result goes from the patched map to the Go type
-                // (patch.go `applyPatchToObject`, `FromUnstructuredWithValidation`): the
-                // converter's errors, the unknown fields sorted by their error text.
-                Some(Patch {
-                    patch_type: PatchType::Strategic,
-                    ..
-                }) => {
-                    let converted = walk::decode(
-                        &gvk.group,
-                        &gvk.version,
-                        &gvk.kind,
-                        w.body,
-                        Decoder::Unstructured,
-                    );
-                    let mut unknown = unknown_field_errors(&decoded.unknown);
-                    unknown.sort_unstable();
-                    (converted.and_then(|c| c.failure), unknown)
-                }
-                _ => (decoded.failure, unknown_field_errors(&decoded.unknown)),
-            };
-            if let Some(failure) = failure {
-                return Err(match w.patch {
-                    None => {
-                        let message = cannot_be_handled(gvk, &failure.message);
-                        at_field(Reason::BadRequest, message, w, &failure)
-                    }
-                    Some(patch) => invalid_patch(w, patch, &failure.message),
-                });
-            }
-            match w.field_validation {
-                // Strict errors go through transformDecodeError like any other (create.go,
-                // update.go): only `warn` treats them apart.
-                FieldValidation::Strict if !unknown.is_empty() => {
-                    let error = format!("strict decoding error: {}", unknown.join(", "));
-                    Err(match w.patch {
-                        None => {
-                            StatusError::plain(Reason::BadRequest, cannot_be_handled(gvk, &error))
-                        }
-                        Some(patch) => invalid_patch(w, patch, &error),
-                    })
-                }
-                FieldValidation::Warn => {
-                    warnings.extend(unknown.iter().map(|u| format!("Warning: {u}")));
-                    Ok(())
-                }
-                _ => Ok(()),
-            }
+        Operation::Update => check_update(w, warnings),
+    }
+}
+
+/// An update's body (a PUT or POST, or the object a PATCH made), decoded as the handler
+/// decodes it.
+fn check_update(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
+    let gvk = &w.kind.gvk;
+    let strict = w.field_validation != FieldValidation::Ignore;
+    let Some(decoded) = decode_update(w, strict) else {
+        return Ok(());
+    };
+    let (failure, unknown) = match w.patch {
+        // A strategic merge patch's result goes from the patched map to the Go type
+        // (patch.go `applyPatchToObject`, `FromUnstructuredWithValidation`): the
+        // converter's errors, the unknown fields sorted by their error text.
+        Some(Patch {
+            patch_type: PatchType::Strategic,
+            ..
+        }) => {
+            let converted = walk::decode(
+                &gvk.group,
+                &gvk.version,
+                &gvk.kind,
+                w.body,
+                Decoder::Unstructured,
+            );
+            let mut unknown = unknown_field_errors(&decoded.unknown);
+            unknown.sort_unstable();
+            (converted.and_then(|c| c.failure), unknown)
         }
+        _ => (decoded.failure, unknown_field_errors(&decoded.unknown)),
+    };
+    if let Some(failure) = failure {
+        return Err(match w.patch {
+            None => {
+                let message = cannot_be_handled(gvk, &failure.message);
+                at_field(Reason::BadRequest, message, w, &failure)
+            }
+            Some(patch) => invalid_patch(w, patch, &failure.message),
+        });
+    }
+    match w.field_validation {
+        // Strict errors go through transformDecodeError like any other (create.go,
+        // update.go): only `warn` treats them apart.
+        FieldValidation::Strict if !unknown.is_empty() => {
+            let error = format!("strict decoding error: {}", unknown.join(", "));
+            Err(match w.patch {
+                None => StatusError::plain(Reason::BadRequest, cannot_be_handled(gvk, &error)),
+                Some(patch) => invalid_patch(w, patch, &error),
+            })
+        }
+        FieldValidation::Warn => {
+            warnings.extend(unknown.iter().map(|u| format!("Warning: {u}")));
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 
