@@ -35,6 +35,15 @@ use walk::Decoder;
 pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
     let gvk = &w.kind.gvk;
     match w.operation {
+        // The field manager refuses managedFields in the configuration before it converts
+        // anything (managedfields structuredmerge.go `Apply`).
+        Operation::Apply
+            if w.body
+                .get_path(&["metadata", "managedFields"])
+                .is_some_and(|v| !v.is_null()) =>
+        {
+            Ok(())
+        }
         Operation::Apply => match apply_error(gvk, w.body) {
             Some((message, failure)) => Err(at_field(Reason::Unknown, message, w, &failure)),
             None => Ok(()),
