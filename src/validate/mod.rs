@@ -38,6 +38,7 @@ pub mod precondition;
 pub mod quantity;
 pub mod request;
 pub mod status;
+pub mod update_policy;
 
 pub use field::{BadValue, ErrorType, FieldError};
 pub use status::{Reason, StatusCause, StatusDetails, StatusError};

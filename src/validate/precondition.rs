@@ -11,8 +11,10 @@
 //! - `metadata.uid`: on a create by apply the patch handler's `uid mismatch` 409
 //!   (endpoints/handlers/patch.go `applyPatch`), on a PUT the storage precondition's 409
 //!   (storage `Preconditions.Check`, `StorageError`);
-//! - a PUT of a custom resource without a resourceVersion: the store's 422 against the
-//!   resource (`metadata.resourceVersion: Invalid value: 0: must be specified for an update`).
+//! - a PUT without a resourceVersion of a resource whose strategy allows no unconditional
+//!   update (custom resources, CRDs, leases, …: [`super::update_policy`]): the store's 422
+//!   against the resource (`metadata.resourceVersion: Invalid value: 0: must be specified for
+//!   an update`).
 //!
 //! A resourceVersion on an apply that creates is ignored: the store's create-on-update path
 //! never compares it and storage clears it (storage `PrepareObjectForStorage`).
@@ -67,12 +69,20 @@ pub fn check(w: &Write, object: &Value) -> Result<(), StatusError> {
             .and_then(Value::as_str)
             .unwrap_or("")
     };
+    let custom = crate::defaults::classify(w.kind) == KindClass::Custom;
     let resource = Resource {
         group: &w.kind.gvk.group,
         plural,
         namespace: meta("namespace"),
         name: meta("name"),
-        custom: crate::defaults::classify(w.kind) == KindClass::Custom,
+        custom,
+        unconditional_update: super::update_policy::allows_unconditional_update(
+            &w.kind.gvk.group,
+            plural,
+            &w.kind.gvk.version,
+            custom,
+            w.version(),
+        ),
     };
     let write = match (w.operation, w.live) {
         (Operation::Apply, _) => WriteKind::Apply,
@@ -223,6 +233,9 @@ pub struct Resource<'a> {
     pub name: &'a str,
     /// A custom resource (stored under its group).
     pub custom: bool,
+    /// The strategy's `AllowUnconditionalUpdate`: a PUT may leave out the resourceVersion
+    /// ([`super::update_policy`]).
+    pub unconditional_update: bool,
 }
 
 impl Resource<'_> {
@@ -353,12 +366,12 @@ pub fn preconditions(
             ))));
         }
     }
-    // Custom resources allow no unconditional update (apiextensions-apiserver customresource
-    // strategy `AllowUnconditionalUpdate`): the store refuses a PUT whose resourceVersion is
-    // missing or 0 (registry store.go `Update`) before comparing versions.
+    // A strategy that allows no unconditional update (custom resources, CRDs, leases, …;
+    // super::update_policy) makes the store refuse a PUT whose resourceVersion is missing or
+    // 0 (registry store.go `Update`) before comparing versions.
     let body_rv = meta(body, "resourceVersion");
     if write == WriteKind::Put
-        && resource.custom
+        && !resource.unconditional_update
         && body_rv.as_deref().is_none_or(|rv| parse_uint(rv) == Ok(0))
     {
         return Some(Refusal::ResourceVersionRequired);
@@ -410,6 +423,7 @@ mod tests {
             namespace: "default",
             name: "web",
             custom: false,
+            unconditional_update: true,
         }
     }
 
@@ -433,6 +447,7 @@ mod tests {
             plural: "widgets",
             namespace: "",
             custom: true,
+            unconditional_update: false,
             ..deploy()
         };
         assert_eq!(cr.storage_key(), "/registry/example.com/widgets/web");

@@ -1,0 +1,153 @@
+//! Which resources refuse an update (PUT) without a resourceVersion: their registry strategy's
+//! `AllowUnconditionalUpdate` is false, and the generic store then answers `metadata.
+//! resourceVersion: Invalid value: 0: must be specified for an update` (k8s.io/apiserver
+//! registry/generic/registry/store.go `Update`) instead of overwriting the stored object.
+//!
+//! Read in each resource's `strategy.go` under kubernetes `pkg/registry` (status strategies
+//! embed the main one), kube-aggregator `pkg/registry/apiservice/strategy.go` and
+//! apiextensions-apiserver `pkg/registry/customresourcedefinition/strategy.go` and
+//! `customresource/strategy.go` (custom resources: never). Every other built-in resource
+//! allows it.
+
+use crate::kube::{KubeVersion, VersionRange};
+
+/// One resource whose strategy refuses unconditional updates, in the releases of `versions`,
+/// for requests at `api_version` (`None`: every API version of the resource).
+struct Conditional {
+    group: &'static str,
+    plural: &'static str,
+    versions: VersionRange,
+    api_version: Option<&'static str>,
+}
+
+const fn always(group: &'static str, plural: &'static str) -> Conditional {
+    Conditional {
+        group,
+        plural,
+        versions: VersionRange::ALWAYS,
+        api_version: None,
+    }
+}
+
+const CONDITIONAL_ONLY: &[Conditional] = &[
+    always(
+        "admissionregistration.k8s.io",
+        "mutatingwebhookconfigurations",
+    ),
+    always(
+        "admissionregistration.k8s.io",
+        "validatingwebhookconfigurations",
+    ),
+    always(
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicies",
+    ),
+    always(
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicybindings",
+    ),
+    always("admissionregistration.k8s.io", "mutatingadmissionpolicies"),
+    always(
+        "admissionregistration.k8s.io",
+        "mutatingadmissionpolicybindings",
+    ),
+    always("apiextensions.k8s.io", "customresourcedefinitions"),
+    always("apiregistration.k8s.io", "apiservices"),
+    always("internal.apiserver.k8s.io", "storageversions"),
+    always("certificates.k8s.io", "clustertrustbundles"),
+    always("certificates.k8s.io", "podcertificaterequests"),
+    always("coordination.k8s.io", "leases"),
+    always("coordination.k8s.io", "leasecandidates"),
+    always("node.k8s.io", "runtimeclasses"),
+    always("policy", "poddisruptionbudgets"),
+    always("storage.k8s.io", "csidrivers"),
+    always("storage.k8s.io", "csinodes"),
+    always("storage.k8s.io", "csistoragecapacities"),
+    always("storage.k8s.io", "volumeattachments"),
+    always("storagemigration.k8s.io", "storageversionmigrations"),
+    always("resource.k8s.io", "resourcepoolstatusrequests"),
+    // 1.37 made DeviceTaintRule conditional-only for resource.k8s.io/v1 requests; the beta and
+    // alpha versions keep the old behaviour (the strategy reads the request's API version).
+    Conditional {
+        group: "resource.k8s.io",
+        plural: "devicetaintrules",
+        versions: VersionRange::since(37),
+        api_version: Some("v1"),
+    },
+];
+
+/// Whether a PUT of `group`/`plural` at `api_version` may leave out the resourceVersion in
+/// `version`; custom resources never may.
+pub fn allows_unconditional_update(
+    group: &str,
+    plural: &str,
+    api_version: &str,
+    custom: bool,
+    version: KubeVersion,
+) -> bool {
+    !custom
+        && !CONDITIONAL_ONLY.iter().any(|c| {
+            c.group == group
+                && c.plural == plural
+                && c.versions.contains(version)
+                && c.api_version.is_none_or(|v| v == api_version)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(minor: u8) -> KubeVersion {
+        KubeVersion::new(minor).unwrap()
+    }
+
+    #[test]
+    fn workloads_allow_it_leases_crds_and_custom_resources_do_not() {
+        assert!(allows_unconditional_update(
+            "apps",
+            "deployments",
+            "v1",
+            false,
+            v(36)
+        ));
+        assert!(allows_unconditional_update(
+            "",
+            "configmaps",
+            "v1",
+            false,
+            v(36)
+        ));
+        assert!(!allows_unconditional_update(
+            "coordination.k8s.io",
+            "leases",
+            "v1",
+            false,
+            v(30)
+        ));
+        assert!(!allows_unconditional_update(
+            "apiextensions.k8s.io",
+            "customresourcedefinitions",
+            "v1",
+            false,
+            v(33)
+        ));
+        assert!(!allows_unconditional_update(
+            "example.com",
+            "widgets",
+            "v1",
+            true,
+            v(36)
+        ));
+    }
+
+    #[test]
+    fn device_taint_rules_changed_in_1_37_for_v1_only() {
+        let rule = |api: &str, minor: u8| {
+            allows_unconditional_update("resource.k8s.io", "devicetaintrules", api, false, v(minor))
+        };
+        assert!(rule("v1", 36));
+        assert!(!rule("v1", 37));
+        assert!(rule("v1beta2", 37));
+    }
+}
