@@ -98,54 +98,39 @@ pub fn allows_unconditional_update(
 mod tests {
     use super::*;
 
-    fn v(minor: u8) -> KubeVersion {
-        KubeVersion::new(minor).unwrap()
+    /// The policy of `group`/`plural` at `api_version`, built-in, in Kubernetes 1.`minor`.
+    fn allows(group: &str, plural: &str, api_version: &str, minor: u8) -> bool {
+        let version = KubeVersion::new(minor).expect("an embedded version");
+        allows_unconditional_update(group, plural, api_version, false, version)
     }
 
     #[test]
-    fn workloads_allow_it_leases_crds_and_custom_resources_do_not() {
-        assert!(allows_unconditional_update(
-            "apps",
-            "deployments",
-            "v1",
-            false,
-            v(36)
-        ));
-        assert!(allows_unconditional_update(
-            "",
-            "configmaps",
-            "v1",
-            false,
-            v(36)
-        ));
-        assert!(!allows_unconditional_update(
-            "coordination.k8s.io",
-            "leases",
-            "v1",
-            false,
-            v(30)
-        ));
-        assert!(!allows_unconditional_update(
+    fn workloads_allow_it_leases_and_crds_do_not() {
+        assert!(allows("apps", "deployments", "v1", 36));
+        assert!(allows("", "configmaps", "v1", 36));
+        assert!(!allows("coordination.k8s.io", "leases", "v1", 30));
+        assert!(!allows(
             "apiextensions.k8s.io",
             "customresourcedefinitions",
             "v1",
-            false,
-            v(33)
+            33
         ));
+    }
+
+    #[test]
+    fn custom_resources_never_do() {
         assert!(!allows_unconditional_update(
             "example.com",
             "widgets",
             "v1",
             true,
-            v(36)
+            KubeVersion::NEWEST
         ));
     }
 
     #[test]
     fn device_taint_rules_changed_in_1_37_for_v1_only() {
-        let rule = |api: &str, minor: u8| {
-            allows_unconditional_update("resource.k8s.io", "devicetaintrules", api, false, v(minor))
-        };
+        let rule = |api: &str, minor: u8| allows("resource.k8s.io", "devicetaintrules", api, minor);
         assert!(rule("v1", 36));
         assert!(!rule("v1", 37));
         assert!(rule("v1beta2", 37));
