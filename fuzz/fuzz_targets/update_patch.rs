@@ -6,8 +6,9 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use kssa::managed::{write, Operation};
+use kssa::managed::{write, Operation, WriteRequest};
 use kssa::patch::{json_patch, merge_patch, strategic_merge_patch, SchemaPatchMeta};
+use kssa::validate::{Patch, PatchType};
 use kssa::value::Value;
 use libfuzzer_sys::fuzz_target;
 
@@ -26,16 +27,20 @@ fuzz_target!(|data: &[u8]| {
             return;
         };
         let meta = SchemaPatchMeta::new(&kind.schema, &kind.type_ref);
-        let patched: Vec<Value> = [
-            merge_patch(live, patch).ok(),
-            json_patch(live, patch).ok(),
-            strategic_merge_patch(live, patch, &meta).ok(),
-            Some(patch.clone()),
+        // Each result with the patch that made it, which the server's refusals quote; the
+        // second document as a whole object is a PUT.
+        let patched: Vec<(Value, Option<PatchType>)> = [
+            merge_patch(live, patch).ok().map(|v| (v, Some(PatchType::Merge))),
+            json_patch(live, patch).ok().map(|v| (v, Some(PatchType::Json))),
+            strategic_merge_patch(live, patch, &meta)
+                .ok()
+                .map(|v| (v, Some(PatchType::Strategic))),
+            Some((patch.clone(), None)),
         ]
         .into_iter()
         .flatten()
         .collect();
-        for new in &patched {
+        for (new, patch_type) in &patched {
             let Ok(kind) = common::builtin().resolve(
                 common::text(new, "apiVersion"),
                 common::text(new, "kind"),
@@ -43,6 +48,13 @@ fuzz_target!(|data: &[u8]| {
                 continue;
             };
             for req in common::requests(Operation::Update) {
+                let req = WriteRequest {
+                    patch: patch_type.map(|patch_type| Patch {
+                        patch_type,
+                        document: patch,
+                    }),
+                    ..req
+                };
                 let _ = write(Some(live), new, &kind, &req);
             }
         }
