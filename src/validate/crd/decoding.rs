@@ -13,7 +13,9 @@
 //!    strings, `metadata` decodes as an `ObjectMeta` (the first failure ends decoding), and
 //!    the unknown fields of those `metadata`, sorted.
 //!
-//! The unknown fields become the request's strict decoding error, or its warnings.
+//! Unknown fields are named only under strict or warn field validation (`returnUnknownFieldPaths`
+//! follows the serializer's strictness); they become the request's strict decoding error, or its
+//! warnings.
 
 use super::schema::SchemaNode;
 use crate::validate::decode::walk::{self, Decoder};
@@ -50,7 +52,8 @@ pub fn decode(schema: &SchemaNode, prune: bool, strict: bool, body: &Value) -> D
         }
         decoded.unknown.extend(outcome.unknown);
     }
-    if prune {
+    // Without strict decoding the pruned fields are dropped unnamed.
+    if prune && strict {
         let mut pruned = Vec::new();
         prune_fields(body, Some(schema), true, &mut String::new(), &mut pruned);
         pruned.sort_unstable();
@@ -335,9 +338,11 @@ mod tests {
     }
 
     #[test]
-    fn without_strict_decoding_no_metadata_field_is_unknown() {
+    fn without_strict_decoding_no_field_is_named() {
         let s = schema(SCHEMA);
-        let b = body(r#"{"metadata":{"name":"a","nmae":"b"}}"#);
+        let b = body(
+            r#"{"metadata":{"name":"a","nmae":"b"},"spec":{"replica":2,"template":{"metadata":{"bogus":1}}}}"#,
+        );
         assert!(decode(&s, true, false, &b).unknown.is_empty());
     }
 }
