@@ -128,6 +128,14 @@ pub enum WriteError {
     Refused(StatusError),
 }
 
+/// Whether an applied configuration sets `metadata.managedFields` (even `[]`), which the field
+/// manager refuses before anything else (managedfields structuredmerge.go `Apply`).
+pub(crate) fn carries_managed_fields(config: &Value) -> bool {
+    config
+        .get_path(&["metadata", "managedFields"])
+        .is_some_and(|v| !v.is_null())
+}
+
 /// Applies or updates `object` over the stored object `live` (`None`: the write creates it).
 pub fn write(
     live: Option<&Value>,
@@ -598,10 +606,7 @@ impl<'a> Context<'a> {
                     message: format!("failed to create manager for existing fields: {e}"),
                 })?;
         }
-        if config
-            .get_path(&["metadata", "managedFields"])
-            .is_some_and(|v| !v.is_null())
-        {
+        if carries_managed_fields(config) {
             // A refusal of the object, not of kssa's input: the manifest is often a copy of
             // `kubectl get -o yaml` (managedfields structuredmerge.go `Apply`).
             const MESSAGE: &str = "metadata.managedFields must be nil";

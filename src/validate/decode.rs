@@ -37,13 +37,7 @@ pub fn check(w: &Write, warnings: &mut Vec<String>) -> Result<(), StatusError> {
     match w.operation {
         // The field manager refuses managedFields in the configuration before it converts
         // anything (managedfields structuredmerge.go `Apply`).
-        Operation::Apply
-            if w.body
-                .get_path(&["metadata", "managedFields"])
-                .is_some_and(|v| !v.is_null()) =>
-        {
-            Ok(())
-        }
+        Operation::Apply if crate::managed::server::carries_managed_fields(w.body) => Ok(()),
         Operation::Apply => match apply_error(gvk, w.body) {
             Some((message, failure)) => Err(at_field(Reason::Unknown, message, w, &failure)),
             None => Ok(()),
