@@ -1,5 +1,6 @@
 //! CRD loading: the first document as a schema document (CRD, OpenAPI or SMD schema YAML); the
-//! kinds it serves resolve, and the following documents are applied with it.
+//! kinds it serves resolve, and the following documents are applied with it and created by an
+//! update that is validated.
 #![no_main]
 
 #[path = "common/mod.rs"]
@@ -36,6 +37,13 @@ fuzz_target!(|data: &[u8]| {
                 continue;
             };
             for req in common::requests(Operation::Apply).take(2) {
+                let _ = write(None, object, &kind, &req);
+            }
+            // A create by PUT or POST, checked as the server checks it: the custom resource's
+            // body goes through the CRD's decoder (unknown, pruned and embedded fields) and its
+            // schema and rules.
+            if let Some(req) = common::requests(Operation::Update).find(|r| r.validation.is_some())
+            {
                 let _ = write(None, object, &kind, &req);
             }
         }
