@@ -140,7 +140,7 @@ fn decode_update(w: &Write, strict: bool) -> Option<walk::Outcome> {
 fn invalid_patch(w: &Write, patch: Patch, error: &str) -> StatusError {
     let quoted = match patch.patch_type {
         PatchType::Strategic => crate::patch::gofmt::go_value(patch.document),
-        PatchType::Merge | PatchType::Json => super::gojson::marshal(w.body).unwrap_or_default(),
+        PatchType::Merge | PatchType::Json => patched_object_json(w.body),
     };
     StatusError::invalid(
         "",
@@ -215,10 +215,30 @@ fn cannot_be_handled(gvk: &GroupVersionKind, error: &str) -> String {
     )
 }
 
+/// The patched object as the JSON patch library writes it for a custom resource: compact,
+/// keys sorted, `<>&` escaped (Go's `json.Marshal`, as kubectl's encoding).
+fn patched_object_json(body: &Value) -> String {
+    let mut json = String::new();
+    crate::value::write_json(&mut json, &body.with_sorted_keys());
+    json
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::value::from_json_str;
+
+    #[test]
+    fn patched_objects_are_quoted_compact_with_sorted_keys_and_html_escaped() {
+        let v = from_json_str(
+            r#"{"spec":{"b":[1,2.5,null,true],"a":"<x&y>"},"kind":"K","apiVersion":"v1"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            patched_object_json(&v),
+            r#"{"apiVersion":"v1","kind":"K","spec":{"a":"\u003cx\u0026y\u003e","b":[1,2.5,null,true]}}"#
+        );
+    }
 
     #[test]
     fn apply_errors_name_the_object_and_its_kind() {

@@ -19,45 +19,6 @@ pub fn marshal_scalar(v: &Value) -> Option<String> {
     }
 }
 
-/// `json.Marshal` of a decoded JSON value: compact, map keys sorted; `None` when a number
-/// cannot be carried (NaN, infinities).
-pub fn marshal(v: &Value) -> Option<String> {
-    let mut out = String::new();
-    marshal_into(v, &mut out)?;
-    Some(out)
-}
-
-fn marshal_into(v: &Value, out: &mut String) -> Option<()> {
-    match v {
-        Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                marshal_into(item, out)?;
-            }
-            out.push(']');
-        }
-        Value::Map(m) => {
-            let mut entries: Vec<_> = m.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (k, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&marshal_string(k));
-                out.push(':');
-                marshal_into(item, out)?;
-            }
-            out.push('}');
-        }
-        scalar => out.push_str(&marshal_scalar(scalar)?),
-    }
-    Some(())
-}
-
 /// `json.Marshal` of a string: quoted, `"` and `\` escaped, control characters as `\n`-style
 /// or `\u00XX`, `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX`.
 pub fn marshal_string(s: &str) -> String {
@@ -172,18 +133,6 @@ pub fn unmarshal_type_error(value: &str, go_type: &str, context: Option<(&str, &
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_marshal_compact_with_sorted_keys_and_html_escaped() {
-        let v = crate::value::from_json_str(
-            r#"{"spec":{"b":[1,2.5,null,true],"a":"<x&y>"},"kind":"K","apiVersion":"v1"}"#,
-        )
-        .unwrap();
-        assert_eq!(
-            marshal(&v).unwrap(),
-            r#"{"apiVersion":"v1","kind":"K","spec":{"a":"\u003cx\u0026y\u003e","b":[1,2.5,null,true]}}"#
-        );
-    }
 
     #[test]
     fn floats_print_as_go_marshals_them() {
