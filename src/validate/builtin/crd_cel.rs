@@ -2,13 +2,15 @@
 //! as k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
 //! `ValidateCustomResourceDefinitionOpenAPISchema` runs it (through `cel.Compile`) on every node
 //! of a schema that is otherwise valid: `compilation failed: …` with cel-go's errors
-//! (`crate::validate::crd::cel_compile`). Cost estimates are not reproduced.
+//! (`crate::validate::crd::cel_compile`), then the cost limits of every rule and of the whole
+//! schema (`crate::validate::crd::cel_cost`, where kssa can reproduce cel-go's estimate).
 
 use super::super::{BadValue, FieldError, Write};
 use super::crd_value_validation::sorted_properties;
 use super::fields::{items, spec, text};
 use crate::kube::KubeVersion;
 use crate::validate::crd::cel_compile::{compile, decl_type, Compiled, Scalar, Ty};
+use crate::validate::crd::cel_cost::{self, CostBudget, Decl};
 use crate::validate::field::{indexed, join};
 use crate::validate::goprint::go_quote;
 use crate::value::{Map, Value};
@@ -67,34 +69,52 @@ pub(super) fn check(
     schema_errors: &[FieldError],
     errors: &mut Vec<FieldError>,
 ) {
-    let walker = Walker {
+    let mut walker = Walker {
         version: w.version(),
         stored: preexisting(w),
         schema_errors,
+        budget: CostBudget::new(unchanged_schema(w, root)),
     };
-    walker.node(root, at, true, None, errors);
+    walker.node(root, at, true, None, Some(1), errors);
+    walker.budget.check_total(at, errors);
+}
+
+/// Whether the stored CRD has this very schema (`findVersionsWithUnchangedSchemas`, matched
+/// here by content rather than by version name): the per-rule cost limits are then not applied.
+fn unchanged_schema(w: &Write, root: &Value) -> bool {
+    w.live.is_some_and(|old| {
+        items(spec(old).get("versions"))
+            .iter()
+            .any(|v| v.get_path(&["schema", "openAPIV3Schema"]) == Some(root))
+    })
 }
 
 struct Walker<'e> {
     version: KubeVersion,
     stored: Preexisting,
     schema_errors: &'e [FieldError],
+    budget: CostBudget,
 }
 
 impl Walker<'_> {
     /// `uncorrelatable`: the outermost list above that is not a map list (`oldSelf` cannot
-    /// be used below it: `withForbidOldSelfValidations`).
+    /// be used below it: `withForbidOldSelfValidations`). `cardinality`: how many times the
+    /// node can occur in an object (`CELSchemaContext.MaxCardinality`; `None`: unbounded).
     fn node(
-        &self,
+        &mut self,
         s: &Value,
         at: &str,
         resource_root: bool,
         uncorrelatable: Option<&str>,
+        cardinality: Option<u64>,
         errors: &mut Vec<FieldError>,
     ) {
         if s.as_map().is_none() {
             return;
         }
+        let child_cardinality = cardinality
+            .zip(cel_cost::max_children(s))
+            .map(|(c, n)| cel_cost::saturating_product(c, n));
         let embedded =
             |c: &Value| c.get("x-kubernetes-embedded-resource") == Some(&Value::Bool(true));
         if let Some(a) = s
@@ -102,20 +122,41 @@ impl Walker<'_> {
             .filter(|a| a.as_map().is_some())
         {
             let path = join(at, ".additionalProperties");
-            self.node(a, &path, embedded(a), uncorrelatable, errors);
+            self.node(
+                a,
+                &path,
+                embedded(a),
+                uncorrelatable,
+                child_cardinality,
+                errors,
+            );
         }
         for (k, p) in sorted_properties(s) {
             let path = format!("{at}.properties[{k}]");
-            self.node(p, &path, embedded(p), uncorrelatable, errors);
+            self.node(
+                p,
+                &path,
+                embedded(p),
+                uncorrelatable,
+                child_cardinality,
+                errors,
+            );
         }
         if let Some(i) = s.get("items").filter(|i| i.as_map().is_some()) {
             let below = match text(s, "x-kubernetes-list-type") {
                 "map" => uncorrelatable,
                 _ => uncorrelatable.or(Some(at)),
             };
-            self.node(i, &join(at, ".items"), embedded(i), below, errors);
+            self.node(
+                i,
+                &join(at, ".items"),
+                embedded(i),
+                below,
+                child_cardinality,
+                errors,
+            );
         }
-        self.rules(s, at, resource_root, uncorrelatable, errors);
+        self.rules(s, at, resource_root, uncorrelatable, cardinality, errors);
     }
 
     /// Whether the OpenAPI rules found an error at `at` or below.
@@ -128,11 +169,12 @@ impl Walker<'_> {
     }
 
     fn rules(
-        &self,
+        &mut self,
         s: &Value,
         at: &str,
         resource_root: bool,
         uncorrelatable: Option<&str>,
+        cardinality: Option<u64>,
         errors: &mut Vec<FieldError>,
     ) {
         let rules = items(s.get("x-kubernetes-validations"));
@@ -142,6 +184,10 @@ impl Walker<'_> {
         let Some(self_ty) = decl_type(s, resource_root) else {
             return;
         };
+        let sized = cel_cost::decl(s, resource_root).map(|d| Sized {
+            cardinality: cardinality.unwrap_or_else(|| cel_cost::request_cardinality(d.min_size)),
+            decl: std::sync::Arc::new(d),
+        });
         for (i, rule) in rules.iter().enumerate() {
             let rule_at = indexed(&join(at, ".x-kubernetes-validations"), i);
             let source = text(rule, "rule");
@@ -161,7 +207,17 @@ impl Walker<'_> {
                     self.quoted(rule),
                     "cel expression must evaluate to a bool",
                 )),
-                Compiled::Clean => self.message_expression(rule, &rule_at, &self_ty, errors),
+                Compiled::Clean => {
+                    if let Some(sized) = &sized {
+                        let cost = cel_cost::estimate(source, &sized.decl, self.version);
+                        let total =
+                            cost.map(|c| cel_cost::saturating_product(c, sized.cardinality));
+                        let rule_path = join(&rule_at, ".rule");
+                        self.budget
+                            .observe_rule(rule_path.to_string(), total, errors);
+                    }
+                    self.message_expression(rule, &rule_at, &self_ty, sized.as_ref(), errors)
+                }
                 Compiled::Unknown => {}
             }
             // `UsesOldSelf` comes from a compiled rule; one that fails uses nothing.
@@ -194,10 +250,11 @@ impl Walker<'_> {
 
     /// The `messageExpression` of a rule that compiled.
     fn message_expression(
-        &self,
+        &mut self,
         rule: &Value,
         rule_at: &str,
         self_ty: &Ty,
+        sized: Option<&Sized>,
         errors: &mut Vec<FieldError>,
     ) {
         let message = text(rule, "messageExpression");
@@ -208,7 +265,16 @@ impl Walker<'_> {
         let detail = match compile(message, self_ty, Scalar::String, self.version, stored).result {
             Compiled::Failed(issues) => format!("messageExpression compilation failed: {issues}"),
             Compiled::Mistyped => "messageExpression must evaluate to a string".to_string(),
-            Compiled::Clean | Compiled::Unknown => return,
+            Compiled::Clean => {
+                // A message is evaluated once per failure: its cost is not multiplied.
+                if let Some(sized) = sized {
+                    let cost = cel_cost::estimate(message, &sized.decl, self.version);
+                    let path = join(rule_at, ".messageExpression");
+                    self.budget.observe_message(path.to_string(), cost, errors);
+                }
+                return;
+            }
+            Compiled::Unknown => return,
         };
         errors.push(FieldError::invalid(
             join(rule_at, ".messageExpression"),
@@ -256,6 +322,12 @@ impl Walker<'_> {
         );
         BadValue::GoValue { value, go_syntax }
     }
+}
+
+/// A rule node's declaration with its sizes, and how often it can occur.
+struct Sized {
+    decl: std::sync::Arc<Decl>,
+    cardinality: u64,
 }
 
 #[cfg(test)]

@@ -127,9 +127,9 @@ pub fn decl_type(s: &Value, resource_root: bool) -> Option<Ty> {
     Some(ty)
 }
 
-/// `WithTypeAndObjectMeta`: `kind`, `apiVersion`, and `metadata` with only `name` and
-/// `generateName`, unless the schema already declares all of them as strings.
-fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
+/// Whether the schema already declares `kind`, `apiVersion`, `metadata.name` and
+/// `metadata.generateName` with their types (`WithTypeAndObjectMeta` keeps it as it is then).
+pub(super) fn declares_type_and_object_meta(s: &Value) -> bool {
     let prop_type = |path: &[&str]| {
         let mut node = s;
         for p in path {
@@ -140,12 +140,17 @@ fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
         }
         text(node, "type")
     };
-    let complete = prop_type(&["kind"]) == "string"
+    prop_type(&["kind"]) == "string"
         && prop_type(&["apiVersion"]) == "string"
         && prop_type(&["metadata"]) == "object"
         && prop_type(&["metadata", "name"]) == "string"
-        && prop_type(&["metadata", "generateName"]) == "string";
-    if complete {
+        && prop_type(&["metadata", "generateName"]) == "string"
+}
+
+/// `WithTypeAndObjectMeta`: `kind`, `apiVersion`, and `metadata` with only `name` and
+/// `generateName`, unless the schema already declares all of them as strings.
+fn with_type_and_object_meta(s: &Value, fields: &mut BTreeMap<String, Ty>) {
+    if declares_type_and_object_meta(s) {
         return;
     }
     let string = Ty::Scalar(Scalar::String);

@@ -9,7 +9,14 @@
 //! [`super::builtin`] like every kind's.
 
 mod cel;
+mod cel_budget;
 pub mod cel_compile;
+pub(crate) mod cel_cost;
+mod cel_cost_decl;
+mod cel_cost_fns;
+mod cel_cost_range;
+#[cfg(test)]
+mod cel_cost_tests;
 mod cel_decl;
 mod cel_env;
 mod cel_macros;
