@@ -16,6 +16,7 @@ use super::affinity::label_name;
 use super::fields::{items, present, text};
 use super::selector;
 use super::webhook_client::client_config;
+use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -39,6 +40,9 @@ const REVIEW_VERSIONS: &[&str] = &["v1", "v1beta1"];
 /// The most match conditions a webhook may have.
 const MAX_MATCH_CONDITIONS: usize = 64;
 
+/// A webhook's label selectors, in the order they are checked.
+const SELECTORS: [&str; 2] = ["namespaceSelector", "objectSelector"];
+
 /// Which webhook kind: the mutating one has a reinvocation policy.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Hook {
@@ -53,21 +57,32 @@ struct Options {
     require_no_side_effects: bool,
     require_recognized_review_version: bool,
     require_unique_names: bool,
+    /// `allowInvalidLabelValueInSelector` (`…WebhookHasInvalidLabelValueInSelector`): a stored
+    /// hook's namespace or object selector already broke a rule.
+    selector_values: selector::Values,
 }
 
 impl Options {
-    fn of(new: &[Value], old: Option<&Value>) -> Options {
+    fn of(new: &[Value], old: Option<&Value>, version: KubeVersion) -> Options {
         let Some(old) = old else {
             return Options {
                 ignore_match_conditions: false,
                 require_no_side_effects: true,
                 require_recognized_review_version: true,
                 require_unique_names: true,
+                selector_values: selector::Values::Checked,
             };
         };
         let old = items(old.get("webhooks"));
         let mut names = HashSet::new();
+        let stored_invalid_selector = old.iter().any(|h| {
+            SELECTORS
+                .iter()
+                .filter_map(|key| present(h, key))
+                .any(|s| selector::is_invalid(s, version))
+        });
         Options {
+            selector_values: selector::Values::allowing_invalid_if(stored_invalid_selector),
             // ignore…WebhookMatchConditions: the same number of hooks, each with the same
             // conditions.
             ignore_match_conditions: new.len() == old.len()
@@ -108,7 +123,7 @@ pub fn mutating(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 
 fn configuration(w: &Write, object: &Value, kind: Hook, errors: &mut Vec<FieldError>) {
     let hooks = items(object.get("webhooks"));
-    let opts = Options::of(hooks, w.live);
+    let opts = Options::of(hooks, w.live, w.version());
     let mut names = HashSet::new();
     for (i, hook) in hooks.iter().enumerate() {
         let at = indexed("webhooks", i);
@@ -180,9 +195,10 @@ fn webhook(
             ));
         }
     }
-    for key in ["namespaceSelector", "objectSelector"] {
+    for key in SELECTORS {
         if let Some(sel) = present(hook, key) {
-            selector::validate(sel, &join(at, &format!(".{key}")), w.version(), errors);
+            let at = join(at, &format!(".{key}"));
+            selector::validate_with(sel, &at, opts.selector_values, w.version(), errors);
         }
     }
     if kind == Hook::Mutating {

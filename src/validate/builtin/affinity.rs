@@ -6,6 +6,7 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
+use super::pod_options::PodOptions;
 use super::selector;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
@@ -19,24 +20,45 @@ const NODE_AFFINITY_VALUES: VersionRange = VersionRange::since(33);
 /// MatchLabelKeysInPodAffinity is off (beta and on by default from 1.31).
 const MATCH_LABEL_KEYS: VersionRange = VersionRange::since(31);
 
-/// `validateAffinity` of the pod spec at `path`.
-pub fn affinity(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validateAffinity` of the pod spec at `path`, with what `opts` allows.
+pub fn affinity(
+    spec: &Value,
+    path: &str,
+    opts: &PodOptions,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let Some(a) = present(spec, "affinity") else {
         return;
     };
     let at = join(path, ".affinity");
     if let Some(na) = present(a, "nodeAffinity") {
-        node_affinity(na, &join(&at, ".nodeAffinity"), version, errors);
+        let check_values =
+            NODE_AFFINITY_VALUES.contains(version) && !opts.invalid_required_node_affinity_values;
+        node_affinity(
+            na,
+            &join(&at, ".nodeAffinity"),
+            check_values,
+            version,
+            errors,
+        );
     }
     for key in ["podAffinity", "podAntiAffinity"] {
         if let Some(pa) = present(a, key) {
-            pod_affinity(pa, &format!("{at}.{key}"), version, errors);
+            let at = format!("{at}.{key}");
+            pod_affinity(pa, &at, opts.affinity_selector_values, version, errors);
         }
     }
 }
 
-/// `validateNodeAffinity`.
-fn node_affinity(na: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validateNodeAffinity`; `check_values`: the label values of required terms are checked.
+fn node_affinity(
+    na: &Value,
+    path: &str,
+    check_values: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     const REQUIRED: &str = "requiredDuringSchedulingIgnoredDuringExecution";
     const PREFERRED: &str = "preferredDuringSchedulingIgnoredDuringExecution";
     if let Some(selector) = present(na, REQUIRED) {
@@ -48,9 +70,8 @@ fn node_affinity(na: &Value, path: &str, version: KubeVersion, errors: &mut Vec<
                 "must have at least one node selector term",
             ));
         } else {
-            let values = NODE_AFFINITY_VALUES.contains(version);
             for (i, term) in terms.iter().enumerate() {
-                node_selector_term(term, &indexed(&at, i), values, version, errors);
+                node_selector_term(term, &indexed(&at, i), check_values, version, errors);
             }
         }
     }
@@ -180,26 +201,46 @@ pub fn label_name(key: &str, path: &str, version: KubeVersion, errors: &mut Vec<
 }
 
 /// `validatePodAffinity` / `validatePodAntiAffinity`: required terms, then weighted ones.
-fn pod_affinity(pa: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+fn pod_affinity(
+    pa: &Value,
+    path: &str,
+    values: selector::Values,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     const REQUIRED: &str = "requiredDuringSchedulingIgnoredDuringExecution";
     const PREFERRED: &str = "preferredDuringSchedulingIgnoredDuringExecution";
     for (i, term) in items(pa.get(REQUIRED)).iter().enumerate() {
-        pod_affinity_term(term, &format!("{path}.{REQUIRED}[{i}]"), version, errors);
+        let at = format!("{path}.{REQUIRED}[{i}]");
+        pod_affinity_term(term, &at, values, version, errors);
     }
     for (i, weighted) in items(pa.get(PREFERRED)).iter().enumerate() {
         let at = format!("{path}.{PREFERRED}[{i}]");
         weight(weighted, &at, errors);
         static NULL: Value = Value::Null;
         let term = present(weighted, "podAffinityTerm").unwrap_or(&NULL);
-        pod_affinity_term(term, &join(&at, ".podAffinityTerm"), version, errors);
+        pod_affinity_term(
+            term,
+            &join(&at, ".podAffinityTerm"),
+            values,
+            version,
+            errors,
+        );
     }
 }
 
-/// `validatePodAffinityTerm`: the selectors, the namespaces, the label keys, the topology key.
-fn pod_affinity_term(term: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validatePodAffinityTerm`: the selectors (`ValidatePodAffinityTermSelector`, label values
+/// checked as `values` says), the namespaces, the label keys, the topology key.
+fn pod_affinity_term(
+    term: &Value,
+    path: &str,
+    values: selector::Values,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     for key in ["labelSelector", "namespaceSelector"] {
         if let Some(s) = present(term, key) {
-            selector::validate(s, &format!("{path}.{key}"), version, errors);
+            selector::validate_with(s, &format!("{path}.{key}"), values, version, errors);
         }
     }
     for ns in items(term.get("namespaces")) {

@@ -1,12 +1,13 @@
 //! The affinity rules on small pod specs: node selector terms, weights, pod affinity terms
 //! and their label keys.
 
+use super::super::pod_options::PodOptions;
 use super::super::tests::messages_of;
 
 fn messages(affinity: &str, minor: u8) -> Vec<String> {
     let spec = format!(r#"{{"affinity":{affinity}}}"#);
     messages_of(&spec, minor, |spec, v, errors| {
-        super::affinity(spec, "spec", v, errors)
+        super::affinity(spec, "spec", &PodOptions::of(spec, None, v), v, errors)
     })
 }
 

@@ -8,6 +8,7 @@ use super::super::goprint::GoType;
 use super::super::FieldError;
 use super::fields::{items, present, text};
 use super::netaddr;
+use super::pod_options::Strictness;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
@@ -21,6 +22,11 @@ const MAX_SEARCH_LIST_CHARS: usize = 2048;
 /// and hold underscores.
 const RELAXED_SEARCH: VersionRange = VersionRange::since(33);
 
+/// The search domain rule of `version` when no stored object relaxes it.
+pub fn search_by_default(version: KubeVersion) -> Strictness {
+    Strictness::relaxed_in(RELAXED_SEARCH, version)
+}
+
 /// `IsValidIP` with StrictIPCIDRValidation off (alpha since 1.33): Go's lenient parser.
 fn ip(value: &str, path: &str, errors: &mut Vec<FieldError>) {
     if netaddr::parse_ip(value).is_none() {
@@ -32,8 +38,15 @@ fn ip(value: &str, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validatePodDNSConfig` of the pod spec at `path`.
-pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validatePodDNSConfig` of the pod spec at `path`, search domains checked by `search_rule`
+/// (relaxed: `.`, or DNS subdomains that may hold underscores).
+pub fn config(
+    spec: &Value,
+    path: &str,
+    search_rule: Strictness,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let at = join(path, ".dnsConfig");
     let dns_config = present(spec, "dnsConfig");
     if text(spec, "dnsPolicy") == "None" {
@@ -97,7 +110,7 @@ pub fn config(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<F
             ),
         ));
     }
-    let relaxed = RELAXED_SEARCH.contains(version);
+    let relaxed = search_rule == Strictness::Relaxed;
     for (i, search) in searches.iter().enumerate() {
         if relaxed && *search == "." {
             continue;
@@ -169,7 +182,7 @@ mod tests {
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
         messages_of(spec, minor, |spec, v, errors| {
-            config(spec, "spec", v, errors);
+            config(spec, "spec", search_by_default(v), v, errors);
             host_aliases(spec, "spec", errors);
         })
     }

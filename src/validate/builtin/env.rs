@@ -5,8 +5,9 @@
 
 use super::super::formats;
 use super::super::FieldError;
-use super::fields::{present, text};
+use super::fields::{items, present, text};
 use super::meta::NameRule;
+use super::pod_options::Strictness;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
@@ -66,10 +67,16 @@ pub(super) const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.
 /// "must specify one of" wording with it was not read: kssa names no source there.
 const NO_SOURCE_WORDING_KNOWN: VersionRange = VersionRange::until(33);
 
-/// The messages for an env var name (or `envFrom` prefix) in `version`.
-pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {
+/// The env var name rule of `version` when no stored object relaxes it.
+pub fn names_by_default(version: KubeVersion) -> Strictness {
+    Strictness::relaxed_in(RELAXED_NAMES, version)
+}
+
+/// The messages for an env var name (or `envFrom` prefix) under `rule`: `IsEnvVarName` (C
+/// identifiers, with `-` and `.`) or `IsRelaxedEnvVarName` (printable ASCII but `=`).
+pub fn name_messages(name: &str, rule: Strictness) -> Vec<String> {
     let mut msgs = Vec::new();
-    if RELAXED_NAMES.contains(version) {
+    if rule == Strictness::Relaxed {
         if name.is_empty() {
             msgs.push("environment variable name must be non-empty".to_string());
         }
@@ -88,15 +95,21 @@ pub fn name_messages(name: &str, version: KubeVersion) -> Vec<String> {
     msgs
 }
 
-/// `ValidateEnv` at `path` (`…containers[i].env`).
-pub fn env(vars: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `ValidateEnv` at `path` (`…containers[i].env`), names checked by `names`.
+pub fn env(
+    vars: &[Value],
+    path: &str,
+    names: Strictness,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     for (i, v) in vars.iter().enumerate() {
         let at = indexed(path, i);
         let name = text(v, "name");
         if name.is_empty() {
             errors.push(FieldError::required(join(&at, ".name"), ""));
         } else {
-            for msg in name_messages(name, version) {
+            for msg in name_messages(name, names) {
                 errors.push(FieldError::invalid(
                     join(&at, ".name"),
                     FieldError::string_value(name),
@@ -284,13 +297,27 @@ fn key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateEnvFrom` at `path` (`…containers[i].envFrom`).
-pub fn env_from(sources: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `ValidateEnv` then `ValidateEnvFrom` of the container `c` at `path`, names checked by
+/// `names` (`AllowRelaxedEnvironmentVariableValidation`).
+pub fn container(
+    c: &Value,
+    path: &str,
+    names: Strictness,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let (vars, sources) = (items(c.get("env")), items(c.get("envFrom")));
+    env(vars, &join(path, ".env"), names, version, errors);
+    env_from(sources, &join(path, ".envFrom"), names, errors);
+}
+
+/// `ValidateEnvFrom` at `path` (`…containers[i].envFrom`), prefixes checked by `names`.
+pub fn env_from(sources: &[Value], path: &str, names: Strictness, errors: &mut Vec<FieldError>) {
     for (i, s) in sources.iter().enumerate() {
         let at = indexed(path, i);
         let prefix = text(s, "prefix");
         if !prefix.is_empty() {
-            for msg in name_messages(prefix, version) {
+            for msg in name_messages(prefix, names) {
                 errors.push(FieldError::invalid(
                     join(&at, ".prefix"),
                     FieldError::string_value(prefix),
@@ -345,6 +372,7 @@ mod tests {
         env(
             vars.as_list().unwrap(),
             "spec.containers[0].env",
+            names_by_default(v(minor)),
             v(minor),
             &mut errors,
         );

@@ -75,6 +75,7 @@ mod node_config_source;
 mod owner_refs;
 mod pod;
 mod pod_misc;
+mod pod_options;
 mod pod_os;
 mod pod_resources;
 mod pod_template;
@@ -367,6 +368,8 @@ pub fn checks_metadata(w: &Write) -> bool {
 mod dra_tests;
 #[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod selector_ratchet_tests;
 #[cfg(test)]
 mod status_tests;
 #[cfg(test)]

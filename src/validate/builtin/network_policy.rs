@@ -36,16 +36,38 @@ fn existing_cidrs(old: &Value) -> Vec<&str> {
     out
 }
 
+/// `NetworkPolicyValidationOptions`: what an update may keep of the stored policy.
+struct Options<'a> {
+    /// `AllowCIDRsEvenIfInvalid` (`ValidateNetworkPolicyUpdate`).
+    cidrs: Vec<&'a str>,
+    /// `AllowInvalidLabelValueInSelector` for every selector of the policy
+    /// (`ValidationOptionsForNetworking`: the stored `podSelector` already broke a rule).
+    selector_values: selector::Values,
+}
+
+impl<'a> Options<'a> {
+    fn of(old: Option<&'a Value>, version: KubeVersion) -> Options<'a> {
+        let stored_invalid = old
+            .and_then(|o| spec(o).get("podSelector"))
+            .is_some_and(|s| selector::is_invalid(s, version));
+        Options {
+            cidrs: old.map(existing_cidrs).unwrap_or_default(),
+            selector_values: selector::Values::allowing_invalid_if(stored_invalid),
+        }
+    }
+}
+
 /// `ValidateNetworkPolicySpec` (and `ValidateNetworkPolicyUpdate`, which only adds the CIDR
-/// allowance).
+/// allowance), with the options of `ValidationOptionsForNetworking`.
 pub fn network_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let allowed = w.live.map(existing_cidrs).unwrap_or_default();
-    let spec = spec(object);
     let version = w.version();
+    let opts = Options::of(w.live, version);
+    let spec = spec(object);
     let empty = Value::Null;
-    selector::validate(
+    selector::validate_with(
         spec.get("podSelector").unwrap_or(&empty),
         "spec.podSelector",
+        opts.selector_values,
         version,
         errors,
     );
@@ -56,7 +78,7 @@ pub fn network_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 self::port(port, &format!("{at}.ports[{j}]"), errors);
             }
             for (j, p) in items(rule.get(peers)).iter().enumerate() {
-                peer(p, &format!("{at}.{peers}[{j}]"), &allowed, version, errors);
+                peer(p, &format!("{at}.{peers}[{j}]"), &opts, version, errors);
             }
         }
     }
@@ -163,7 +185,7 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
 fn peer(
     peer: &Value,
     at: &str,
-    allowed: &[&str],
+    opts: &Options,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -171,13 +193,14 @@ fn peer(
     for key in ["podSelector", "namespaceSelector"] {
         if let Some(sel) = present(peer, key) {
             count += 1;
-            selector::validate(sel, &format!("{at}.{key}"), version, errors);
+            let at = format!("{at}.{key}");
+            selector::validate_with(sel, &at, opts.selector_values, version, errors);
         }
     }
     let block = present(peer, "ipBlock");
     if let Some(block) = block {
         count += 1;
-        ip_block(block, &join(at, ".ipBlock"), allowed, errors);
+        ip_block(block, &join(at, ".ipBlock"), &opts.cidrs, errors);
     }
     if count == 0 {
         errors.push(FieldError::required(at, "must specify a peer"));

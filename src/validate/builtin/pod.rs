@@ -7,11 +7,12 @@ use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, text};
 use super::mounts::{self, Volumes};
+use super::pod_options::PodOptions;
 use super::resources::Context;
 use super::{
-    affinity, dns, env, host_ports, hugepages, meta, pod_misc, pod_os, pod_resources, probe,
-    resource_claims, resources, restart_rules, scheduling, security_context, toleration,
-    topology_spread, volume_source,
+    affinity, dns, env, host_ports, meta, pod_misc, pod_os, pod_resources, probe, resource_claims,
+    resources, restart_rules, scheduling, security_context, toleration, topology_spread,
+    volume_source,
 };
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
@@ -63,7 +64,8 @@ pub fn stored<'v>(live: Option<&'v Value>, path: &str) -> Option<&'v Value> {
     live?.get_path(&path.split('.').collect::<Vec<_>>())
 }
 
-/// `ValidatePodSpec` at `path`; `old` is the stored object's pod spec (on update).
+/// `ValidatePodSpec` at `path`; `old` is the stored object's pod spec (on update), which decides
+/// what may stay invalid ([`PodOptions`]).
 pub fn spec(
     spec: &Value,
     old: Option<&Value>,
@@ -71,16 +73,18 @@ pub fn spec(
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
+    let opts = PodOptions::of(spec, old, version);
     let volumes = volumes(
         items(spec.get("volumes")),
         &join(path, ".volumes"),
+        &opts,
         version,
         errors,
     );
     let pod_claims = resource_claims::pod_claims(spec, path, version, errors);
     let context = Context {
         pod_claims: pod_claims.as_ref(),
-        indivisible_hugepages: old.is_some_and(hugepages::uses_indivisible),
+        indivisible_hugepages: opts.indivisible_hugepages,
     };
     let containers = items(spec.get("containers"));
     let containers_path = join(path, ".containers");
@@ -90,7 +94,7 @@ pub fn spec(
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         let at = indexed(&containers_path, i);
-        container_common(c, spec, &at, &volumes, context, version, errors);
+        container_common(c, spec, &at, &volumes, context, &opts, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
@@ -99,7 +103,7 @@ pub fn spec(
                 FieldError::string_value(name),
             ));
         }
-        probe::container(c, &at, spec, version, errors);
+        probe::container(c, &at, spec, opts.zero_sleep, version, errors);
         pod_misc::container_restart_policy(c, &at, version, errors);
         restart_rules::check(c, &at, version, errors);
     }
@@ -107,7 +111,7 @@ pub fn spec(
     // Init containers' names must be unique among regular and init containers.
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
-        container_common(c, spec, &at, &volumes, context, version, errors);
+        container_common(c, spec, &at, &volumes, context, &opts, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
         restart_rules::check(c, &at, version, errors);
@@ -121,7 +125,8 @@ pub fn spec(
             names.insert(name);
         }
         host_ports::init_container(c, &join(path, ".initContainers"), errors);
-        probe::init_container_handlers(c, &at, sidecar, spec, version, errors);
+        let zero_sleep = opts.zero_sleep;
+        probe::init_container_handlers(c, &at, sidecar, spec, zero_sleep, version, errors);
     }
     pod_resources::check(spec, path, context, version, errors);
     host_network_ports(spec, path, errors);
@@ -133,12 +138,12 @@ pub fn spec(
         version,
         errors,
     );
-    security_context::pod(spec, path, version, errors);
+    security_context::pod(spec, path, opts.host_namespace_sysctls, version, errors);
     pod_os::selinux_change_policy(spec, old, path, version, errors);
-    affinity::affinity(spec, path, version, errors);
-    dns::config(spec, path, version, errors);
+    affinity::affinity(spec, path, &opts, version, errors);
+    dns::config(spec, path, opts.dns_search, version, errors);
     scheduling::gates(spec, path, version, errors);
-    topology_spread::constraints(spec, path, version, errors);
+    topology_spread::constraints(spec, path, &opts, version, errors);
     pod_os::host_process(spec, path, errors);
     pod_os::host_users(spec, path, version, errors);
     let account = text(spec, "serviceAccountName");
@@ -234,6 +239,7 @@ pub(super) fn required_enum(
 fn volumes<'v>(
     volumes: &'v [Value],
     path: &str,
+    opts: &PodOptions,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) -> Volumes<'v> {
@@ -244,7 +250,7 @@ fn volumes<'v>(
         let name_at = join(&at, ".name");
         let name = text(v, "name");
         let before = errors.len();
-        volume_source::check(v, &at, version, errors);
+        volume_source::check(v, &at, opts.non_local_token_path, version, errors);
         if name.is_empty() {
             errors.push(FieldError::required(&name_at, ""));
         } else {
@@ -272,12 +278,14 @@ fn volumes<'v>(
 
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
 /// pull policy, resources, resize policy (of a container of the pod `spec`).
+#[allow(clippy::too_many_arguments)]
 fn container_common(
     c: &Value,
     spec: &Value,
     path: &str,
     volumes: &Volumes,
     context: Context,
+    opts: &PodOptions,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -304,13 +312,7 @@ fn container_common(
         errors,
     );
     ports(items(c.get("ports")), &join(path, ".ports"), errors);
-    env::env(items(c.get("env")), &join(path, ".env"), version, errors);
-    env::env_from(
-        items(c.get("envFrom")),
-        &join(path, ".envFrom"),
-        version,
-        errors,
-    );
+    env::container(c, path, opts.env_names, version, errors);
     mounts::check(c, path, volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
     resources::container(c, path, context, version, errors);

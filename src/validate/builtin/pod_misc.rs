@@ -9,61 +9,69 @@ use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::HashSet;
 
-/// `validateSleepAction` per release: whether a zero sleep passes (PodLifecycleSleepActionAllowZero,
-/// alpha in 1.32, on by default from 1.33) and the detail around the grace period.
-const SLEEP_RULES: &[(VersionRange, bool, &str, &str)] = &[
+/// `validateSleepAction`'s detail around the grace period when zero is refused, per release:
+/// from 1.32 it names the gate that would allow zero (PodLifecycleSleepActionAllowZero, alpha
+/// in 1.32, on by default from 1.33).
+const POSITIVE_SLEEP_RULES: &[(VersionRange, &str)] = &[
+    (VersionRange::until(31), ")"),
     (
-        VersionRange::until(31),
-        false,
-        "must be greater than 0 and less than terminationGracePeriodSeconds (",
-        ")",
-    ),
-    (
-        VersionRange {
-            since: Some(32),
-            until: Some(32),
-        },
-        false,
-        "must be greater than 0 and less than terminationGracePeriodSeconds (",
+        VersionRange::since(32),
         "). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.",
     ),
-    (
-        VersionRange::since(33),
-        true,
-        "must be non-negative and less than terminationGracePeriodSeconds (",
-        ")",
-    ),
 ];
+/// Zero sleeps pass by default (PodLifecycleSleepActionAllowZero on).
+const ZERO_SLEEP_BY_DEFAULT: VersionRange = VersionRange::since(33);
+/// `AllowPodLifecycleSleepActionZeroValue` exists (kubernetes 1.32): before, zero is refused
+/// whatever the stored pod had.
+const ZERO_SLEEP_OPTION: VersionRange = VersionRange::since(32);
 
-/// `validateSleepAction`: a lifecycle hook's `sleep.seconds` at most the pod's
-/// `terminationGracePeriodSeconds` (`grace`; unset, nothing is checked) and positive, or
-/// non-negative where zero is allowed. `path` is the action's (`….preStop.sleep`).
+/// `AllowPodLifecycleSleepActionZeroValue`: the gate, or a zero sleep the stored pod already
+/// had (`stored_zero`, `podLifecycleSleepActionZeroValueInUse`).
+pub fn zero_sleep_allowed(version: KubeVersion, stored_zero: bool) -> bool {
+    ZERO_SLEEP_BY_DEFAULT.contains(version) || (stored_zero && ZERO_SLEEP_OPTION.contains(version))
+}
+
+/// What bounds a lifecycle hook's sleep: the pod's `terminationGracePeriodSeconds` (unset,
+/// nothing is checked) and whether zero seconds pass ([`zero_sleep_allowed`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SleepBounds {
+    pub grace: Option<i64>,
+    pub zero_allowed: bool,
+}
+
+/// `validateSleepAction`: a lifecycle hook's `sleep.seconds` at most the grace period and
+/// positive, or non-negative where zero is allowed. `path` is the action's (`….preStop.sleep`).
 pub fn sleep(
     action: &Value,
     path: &str,
-    grace: Option<i64>,
+    bounds: SleepBounds,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
-    let Some(grace) = grace else {
-        return;
-    };
-    let Some(&(_, zero_allowed, before, after)) =
-        SLEEP_RULES.iter().find(|(r, ..)| r.contains(version))
-    else {
+    let Some(grace) = bounds.grace else {
         return;
     };
     let seconds = action.get("seconds").and_then(Value::as_i64).unwrap_or(0);
-    let too_small = if zero_allowed {
-        seconds < 0
+    let detail = if bounds.zero_allowed {
+        (seconds < 0 || seconds > grace).then(|| {
+            format!("must be non-negative and less than terminationGracePeriodSeconds ({grace})")
+        })
     } else {
-        seconds <= 0
+        let end = POSITIVE_SLEEP_RULES
+            .iter()
+            .find(|(r, _)| r.contains(version))
+            .map_or(")", |(_, end)| end);
+        (seconds <= 0 || seconds > grace).then(|| {
+            format!(
+                "must be greater than 0 and less than terminationGracePeriodSeconds ({grace}{end}"
+            )
+        })
     };
-    if too_small || seconds > grace {
+    if let Some(detail) = detail {
         errors.push(FieldError::invalid(
             path,
             BadValue::Value(Value::Int(seconds)),
-            format!("{before}{grace}{after}"),
+            detail,
         ));
     }
 }
@@ -148,16 +156,24 @@ mod tests {
     use super::super::tests::messages_of;
     use super::*;
 
-    fn sleep_messages(seconds: i64, grace: i64, minor: u8) -> Vec<String> {
+    fn sleep_messages_over(seconds: i64, grace: i64, minor: u8, stored_zero: bool) -> Vec<String> {
         messages_of(&format!(r#"{{"seconds":{seconds}}}"#), minor, |a, v, e| {
+            let bounds = SleepBounds {
+                grace: Some(grace),
+                zero_allowed: zero_sleep_allowed(v, stored_zero),
+            };
             sleep(
                 a,
                 "spec.containers[0].lifecycle.preStop.sleep",
-                Some(grace),
+                bounds,
                 v,
                 e,
             )
         })
+    }
+
+    fn sleep_messages(seconds: i64, grace: i64, minor: u8) -> Vec<String> {
+        sleep_messages_over(seconds, grace, minor, false)
     }
 
     #[test]
@@ -175,6 +191,17 @@ mod tests {
             sleep_messages(0, 30, 32),
             ["spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep."]
         );
+    }
+
+    #[test]
+    fn a_stored_zero_sleep_keeps_zero_allowed_from_1_32() {
+        assert!(sleep_messages_over(0, 30, 32, true).is_empty());
+        assert_eq!(
+            sleep_messages_over(-1, 30, 32, true),
+            ["spec.containers[0].lifecycle.preStop.sleep: Invalid value: -1: must be non-negative and less than terminationGracePeriodSeconds (30)"]
+        );
+        // The option is new in 1.32: before, a stored zero changes nothing.
+        assert_eq!(sleep_messages_over(0, 30, 31, true).len(), 1);
     }
 
     #[test]

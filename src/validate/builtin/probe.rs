@@ -6,7 +6,7 @@
 use super::super::{BadValue, FieldError};
 use super::fields::present;
 use super::pod::port_number;
-use super::pod_misc;
+use super::pod_misc::{self, SleepBounds};
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
@@ -22,17 +22,27 @@ fn int(v: &Value, key: &str) -> i64 {
 }
 
 /// `validateContainers`' handler part: the lifecycle, then the three probes, of a container of
-/// the pod `spec`.
+/// the pod `spec`; `zero_sleep` is `AllowPodLifecycleSleepActionZeroValue`.
 pub fn container(
     c: &Value,
     path: &str,
     spec: &Value,
+    zero_sleep: bool,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     if let Some(lifecycle) = present(c, "lifecycle") {
-        let grace = pod_misc::grace_period(spec);
-        self::lifecycle(lifecycle, &join(path, ".lifecycle"), grace, version, errors);
+        let bounds = SleepBounds {
+            grace: pod_misc::grace_period(spec),
+            zero_allowed: zero_sleep,
+        };
+        self::lifecycle(
+            lifecycle,
+            &join(path, ".lifecycle"),
+            bounds,
+            version,
+            errors,
+        );
     }
     for (key, kind) in [
         ("livenessProbe", Kind::Liveness),
@@ -77,11 +87,12 @@ pub fn init_container_handlers(
     path: &str,
     sidecar: bool,
     spec: &Value,
+    zero_sleep: bool,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     if sidecar {
-        container(c, path, spec, version, errors);
+        container(c, path, spec, zero_sleep, version, errors);
         return;
     }
     for key in [
@@ -109,7 +120,11 @@ enum Kind {
 /// `validateProbe` and the rule of its kind.
 fn probe(p: &Value, path: &str, kind: Kind, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let types = ["exec", "httpGet", "tcpSocket", "grpc"];
-    handler(p, path, &types, None, version, errors);
+    let no_sleep = SleepBounds {
+        grace: None,
+        zero_allowed: false,
+    };
+    handler(p, path, &types, no_sleep, version, errors);
     for key in [
         "initialDelaySeconds",
         "timeoutSeconds",
@@ -164,7 +179,7 @@ fn probe(p: &Value, path: &str, kind: Kind, version: KubeVersion, errors: &mut V
 fn lifecycle(
     l: &Value,
     path: &str,
-    grace: Option<i64>,
+    sleep: SleepBounds,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -174,7 +189,7 @@ fn lifecycle(
                 h,
                 &format!("{path}.{hook}"),
                 &["exec", "httpGet", "tcpSocket", "sleep"],
-                grace,
+                sleep,
                 version,
                 errors,
             );
@@ -183,12 +198,12 @@ fn lifecycle(
 }
 
 /// `validateHandler`: exactly one of the handler `types`, each checked; a sleep against the
-/// pod's grace period `grace` ([`pod_misc::sleep`]).
+/// pod's grace period ([`pod_misc::sleep`]).
 fn handler(
     h: &Value,
     path: &str,
     types: &[&str],
-    grace: Option<i64>,
+    sleep: SleepBounds,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -218,7 +233,7 @@ fn handler(
             "httpGet" => http_get(action, &at, errors),
             "tcpSocket" => port_num_or_name(action.get("port"), &join(&at, ".port"), errors),
             "grpc" => port_number(int(action, "port"), &join(&at, ".port"), errors),
-            "sleep" => pod_misc::sleep(action, &at, grace, version, errors),
+            "sleep" => pod_misc::sleep(action, &at, sleep, version, errors),
             _ => {}
         }
     }
@@ -289,7 +304,7 @@ mod tests {
     fn messages(c: &str) -> Vec<String> {
         let spec = Value::Null;
         messages_of(c, 37, |c, v, errors| {
-            container(c, "spec.containers[0]", &spec, v, errors)
+            container(c, "spec.containers[0]", &spec, false, v, errors)
         })
     }
 

@@ -143,8 +143,28 @@ fn divisor(resource: &str, divisor: Option<&Value>, at: &str, errors: &mut Vec<F
     }
 }
 
-/// `validateProjectedVolumeSource` at `at` (`…volumes[0].projected`).
+/// Whether a service account token's path must be local (`ValidateLocalNonReservedPath`), or
+/// any path passes (`AllowNonLocalProjectedTokenPath`: the stored pod already had one that is
+/// not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenPath {
+    Local,
+    AnyAllowed,
+}
+
+/// `validateProjectedVolumeSource` at `at` (`…volumes[0].projected`), token paths local.
 pub fn projected_volume(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    projected_volume_with(v, at, TokenPath::Local, version, errors);
+}
+
+/// `validateProjectedVolumeSource` with the token path rule `token_path`.
+pub fn projected_volume_with(
+    v: &Value,
+    at: &str,
+    token_path: TokenPath,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     file_mode(v.get("defaultMode"), &join(at, ".defaultMode"), errors);
     let mut paths = HashSet::new();
     for (i, source) in items(v.get("sources")).iter().enumerate() {
@@ -187,7 +207,7 @@ pub fn projected_volume(v: &Value, at: &str, version: KubeVersion, errors: &mut 
         }
         if let Some(token) = present(source, "serviceAccountToken") {
             count += 1;
-            service_account_token(token, &src, at, errors);
+            service_account_token(token, &src, at, token_path, errors);
         }
         if let Some(bundle) = present(source, "clusterTrustBundle") {
             if trust_bundle::KEPT.contains(version) {
@@ -205,7 +225,13 @@ pub fn projected_volume(v: &Value, at: &str, version: KubeVersion, errors: &mut 
 }
 
 /// A projected token: its lifetime, and its path (reported at the volume's `path`).
-fn service_account_token(token: &Value, src: &str, at: &str, errors: &mut Vec<FieldError>) {
+fn service_account_token(
+    token: &Value,
+    src: &str,
+    at: &str,
+    token_path: TokenPath,
+    errors: &mut Vec<FieldError>,
+) {
     let seconds = token
         .get("expirationSeconds")
         .and_then(Value::as_i64)
@@ -230,7 +256,7 @@ fn service_account_token(token: &Value, src: &str, at: &str, errors: &mut Vec<Fi
     let p = text(token, "path");
     if p.is_empty() {
         errors.push(FieldError::required(join(at, ".path"), ""));
-    } else {
+    } else if token_path == TokenPath::Local {
         local_non_reserved(p, &join(at, ".path"), errors);
     }
 }

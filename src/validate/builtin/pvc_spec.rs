@@ -169,18 +169,18 @@ fn access_modes_and_selector(
         .partition(|e| e.error_type == super::super::ErrorType::Required);
     errors.extend(empty);
     if let Some(sel) = present(spec, "selector") {
-        // A stored claim whose selector was already invalid keeps invalid label values
-        // allowed (`AllowInvalidLabelValueInSelector`); kssa then skips the selector.
-        let old_invalid = old_spec
+        // pkg/apis/core/validation `ValidationOptionsForPersistentVolumeClaim`: a stored
+        // claim whose selector already broke a rule keeps invalid label values allowed.
+        let stored_invalid = old_spec
             .and_then(|o| present(o, "selector"))
-            .is_some_and(|old| {
-                let mut e = Vec::new();
-                selector::validate(old, "", version, &mut e);
-                !e.is_empty()
-            });
-        if !old_invalid {
-            selector::validate(sel, &join(path, ".selector"), version, errors);
-        }
+            .is_some_and(|old| selector::is_invalid(old, version));
+        selector::validate_with(
+            sel,
+            &join(path, ".selector"),
+            selector::Values::allowing_invalid_if(stored_invalid),
+            version,
+            errors,
+        );
     }
     errors.extend(rest);
 }

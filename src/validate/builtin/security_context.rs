@@ -34,7 +34,14 @@ const MAX_LOCALHOST_PROFILE_LENGTH: usize = 4095;
 /// `validatePodSpecSecurityContext` for the pod spec at `path`. The internal pod security
 /// context always exists (conversion moves `hostPID`, `hostNetwork`, `hostIPC` and
 /// `shareProcessNamespace` into it), so the host-namespace rules apply without one.
-pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `host_namespace_sysctls` is `AllowNamespacedSysctlsForHostNetAndHostIPC`.
+pub fn pod(
+    spec: &Value,
+    path: &str,
+    host_namespace_sysctls: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     static NULL: Value = Value::Null;
     let sc = present(spec, "securityContext").unwrap_or(&NULL);
     let at = join(path, ".securityContext");
@@ -54,11 +61,13 @@ pub fn pod(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fiel
             "ShareProcessNamespace and HostPID cannot both be enabled",
         ));
     }
+    // With the allowance `ValidateHostSysctl` is not run at all.
+    let checked = |key| !host_namespace_sysctls && flag(key);
     sysctl::sysctls(
         items(sc.get("sysctls")),
         &join(&at, ".sysctls"),
-        flag("hostNetwork"),
-        flag("hostIPC"),
+        checked("hostNetwork"),
+        checked("hostIPC"),
         errors,
     );
     if let Some(policy) = present(sc, "fsGroupChangePolicy") {

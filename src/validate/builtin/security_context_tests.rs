@@ -9,7 +9,7 @@ fn pod_messages(spec: &str, minor: u8) -> Vec<String> {
     let spec = from_json_str(spec).unwrap();
     let v = KubeVersion::new(minor).unwrap();
     let mut errors = Vec::new();
-    pod(&spec, "spec", v, &mut errors);
+    pod(&spec, "spec", false, v, &mut errors);
     errors.iter().map(|e| e.message(v)).collect()
 }
 

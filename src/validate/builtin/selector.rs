@@ -13,6 +13,46 @@ use crate::value::{Map, Value};
 
 /// `ValidateLabelSelector` (strict: label values in expressions are checked).
 pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    validate_with(selector, path, Values::Checked, version, errors);
+}
+
+/// Whether `ValidateLabelSelector` checks the label values of expressions
+/// (`LabelSelectorValidationOptions.AllowInvalidLabelValueInSelector`, which an update sets when
+/// the stored selector already broke a rule). Keys, operators and `matchLabels` are checked
+/// either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    Checked,
+    InvalidAllowed,
+}
+
+impl Values {
+    /// `InvalidAllowed` when `stored_invalid`, the ratcheting rule every caller applies.
+    pub fn allowing_invalid_if(stored_invalid: bool) -> Values {
+        if stored_invalid {
+            Values::InvalidAllowed
+        } else {
+            Values::Checked
+        }
+    }
+}
+
+/// Whether the strict `ValidateLabelSelector` refuses `selector` (the stored one, when an
+/// update decides whether to allow invalid label values).
+pub fn is_invalid(selector: &Value, version: KubeVersion) -> bool {
+    let mut errors = Vec::new();
+    validate(selector, "", version, &mut errors);
+    !errors.is_empty()
+}
+
+/// `ValidateLabelSelector` with the label values of expressions checked or not.
+pub fn validate_with(
+    selector: &Value,
+    path: &str,
+    values_rule: Values,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     meta::labels(
         selector.get("matchLabels"),
         &join(path, ".matchLabels"),
@@ -49,6 +89,9 @@ pub fn validate(selector: &Value, path: &str, version: KubeVersion, errors: &mut
                 FieldError::string_value(key),
                 msg,
             ));
+        }
+        if values_rule == Values::InvalidAllowed {
+            continue;
         }
         for (j, v) in values.into_iter().flatten().enumerate() {
             let v = v.as_str().unwrap_or("");

@@ -13,8 +13,8 @@ const SYSCTL_REGEX: &str =
     "^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$";
 
 /// `validateSysctls`: names required, in sysctl format, unique; namespaced sysctls not with
-/// the host's network or IPC namespace (`ValidateHostSysctl`; an update keeping such a sysctl
-/// the stored pod had is allowed by the server, not modelled).
+/// the host's network or IPC namespace (`ValidateHostSysctl`: the caller passes `false` for
+/// both flags where the stored pod already broke that rule).
 pub fn sysctls(
     list: &[Value],
     path: &str,

@@ -5,6 +5,7 @@
 use super::super::{BadValue, FieldError};
 use super::affinity::label_name;
 use super::fields::{items, present, text};
+use super::pod_options::PodOptions;
 use super::selector;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
@@ -22,8 +23,14 @@ const NODE_POLICIES: &[&str] = &["Honor", "Ignore"];
 /// Pod's selector and checks them differently; kssa then checks only their format.
 const LEGACY_MATCH_LABEL_KEYS: VersionRange = VersionRange::until(33);
 
-/// `validateTopologySpreadConstraints` of the pod spec at `path`.
-pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validateTopologySpreadConstraints` of the pod spec at `path`, with what `opts` allows.
+pub fn constraints(
+    spec: &Value,
+    path: &str,
+    opts: &PodOptions,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let list = items(spec.get("topologySpreadConstraints"));
     for (i, c) in list.iter().enumerate() {
         let at = format!("{path}.topologySpreadConstraints[{i}]");
@@ -92,11 +99,28 @@ pub fn constraints(spec: &Value, path: &str, version: KubeVersion, errors: &mut 
                 }
             }
         }
-        match_label_keys(c, &join(&at, ".matchLabelKeys"), version, errors);
+        if !opts.old_violates_match_label_keys {
+            match_label_keys(c, &join(&at, ".matchLabelKeys"), version, errors);
+        }
         if let Some(s) = present(c, "labelSelector") {
-            selector::validate(s, &join(&at, ".labelSelector"), version, errors);
+            let at = join(&at, ".labelSelector");
+            selector::validate_with(s, &at, opts.spread_selector_values, version, errors);
         }
     }
+}
+
+/// Whether the stored pod spec breaks the `matchLabelKeys` rules of 1.34 and later
+/// (`hasInvalidTopologySpreadConstrainMatchLabelKeys`, `OldPodViolatesMatchLabelKeysValidation`:
+/// the new spec's keys are then not checked). Until 1.33 nothing is allowed this way.
+pub fn violates_match_label_keys(spec: &Value, version: KubeVersion) -> bool {
+    if LEGACY_MATCH_LABEL_KEYS.contains(version) {
+        return false;
+    }
+    let mut errors = Vec::new();
+    for c in items(spec.get("topologySpreadConstraints")) {
+        match_label_keys(c, "", version, &mut errors);
+    }
+    !errors.is_empty()
 }
 
 /// `matchLabelKeys`: label names, only with a selector, (until 1.33) none the selector uses.
@@ -148,7 +172,7 @@ mod tests {
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
         messages_of(spec, minor, |spec, v, errors| {
-            constraints(spec, "spec", v, errors)
+            constraints(spec, "spec", &PodOptions::of(spec, None, v), v, errors)
         })
     }
 

@@ -9,6 +9,7 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, present, quantity_text, text};
+use super::projected::TokenPath;
 use super::{claim_template, image_volume, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
@@ -105,9 +106,21 @@ const SOURCES: &[Source] = &[
 ];
 
 /// `validateVolumeSource` for the volume at `path` (`spec.volumes[0]`).
-pub fn check(volume: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `non_local_token_path` is `AllowNonLocalProjectedTokenPath`, the one pod option a source
+/// reads.
+pub fn check(
+    volume: &Value,
+    path: &str,
+    non_local_token_path: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let count = count_sources(SOURCES, volume, path, errors, |s, value, at, errors| {
-        (s.check)(value, at, version, errors);
+        if s.key == "projected" && non_local_token_path {
+            projected::projected_volume_with(value, at, TokenPath::AnyAllowed, version, errors);
+        } else {
+            (s.check)(value, at, version, errors);
+        }
     });
     if count == 0 {
         errors.push(FieldError::required(path, "must specify a volume type"));
