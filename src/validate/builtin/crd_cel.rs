@@ -209,7 +209,12 @@ impl Walker<'_> {
                 )),
                 Compiled::Clean => {
                     if let Some(sized) = &sized {
-                        let cost = cel_cost::estimate(source, &sized.decl, self.version);
+                        let cost = cel_cost::estimate(
+                            source,
+                            &sized.decl,
+                            self.version,
+                            optional_old_self(rule),
+                        );
                         let total =
                             cost.map(|c| cel_cost::saturating_product(c, sized.cardinality));
                         let rule_path = join(&rule_at, ".rule");
@@ -268,7 +273,12 @@ impl Walker<'_> {
             Compiled::Clean => {
                 // A message is evaluated once per failure: its cost is not multiplied.
                 if let Some(sized) = sized {
-                    let cost = cel_cost::estimate(message, &sized.decl, self.version);
+                    let cost = cel_cost::estimate(
+                        message,
+                        &sized.decl,
+                        self.version,
+                        optional_old_self(rule),
+                    );
                     let path = join(rule_at, ".messageExpression");
                     self.budget.observe_message(path.to_string(), cost, errors);
                 }
@@ -322,6 +332,12 @@ impl Walker<'_> {
         );
         BadValue::GoValue { value, go_syntax }
     }
+}
+
+/// Whether the rule declares `oldSelf` as an optional (`optionalOldSelf: true`), for its rule
+/// and its `messageExpression` alike.
+fn optional_old_self(rule: &Value) -> bool {
+    rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true)
 }
 
 /// A rule node's declaration with its sizes, and how often it can occur.

@@ -12,7 +12,7 @@ pub use super::cel_budget::CostBudget;
 use super::cel_cost_decl::DeclKind;
 pub use super::cel_cost_decl::{decl, max_children, request_cardinality, Decl};
 use super::cel_cost_fns::{function_cost, CallSite};
-pub use super::cel_cost_range::{Entries, Range};
+pub use super::cel_cost_types::{CelType, Entries, Range};
 pub use super::cel_decl::Scalar;
 use crate::kube::{KubeVersion, VersionRange};
 use kube_cel::cel::common::ast::{operators, EntryExpr, Expr, LiteralValue};
@@ -24,56 +24,12 @@ use std::sync::Arc;
 /// list and map entries are tracked. Before, a comprehension's size was always its range's.
 const TRACKED_LOCALS: VersionRange = VersionRange::since(33);
 
-/// The CEL type of a subexpression, as far as the estimate needs it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CelType {
-    Scalar(Scalar),
-    List(Box<CelType>),
-    Map(Box<CelType>),
-    /// An object of the schema.
-    Object(Arc<Decl>),
-    Dyn,
-    /// A type value (`type(x)`, `int`).
-    Type,
-}
-
-impl CelType {
-    fn of(decl: &Arc<Decl>) -> CelType {
-        match &decl.kind {
-            DeclKind::Bool => CelType::Scalar(Scalar::Bool),
-            DeclKind::Int => CelType::Scalar(Scalar::Int),
-            DeclKind::Double => CelType::Scalar(Scalar::Double),
-            DeclKind::String => CelType::Scalar(Scalar::String),
-            DeclKind::Bytes => CelType::Scalar(Scalar::Bytes),
-            DeclKind::Duration => CelType::Scalar(Scalar::Duration),
-            DeclKind::Timestamp => CelType::Scalar(Scalar::Timestamp),
-            DeclKind::IntOrString => CelType::Dyn,
-            DeclKind::List(e) => CelType::List(Box::new(CelType::of(e))),
-            DeclKind::Map(e) => CelType::Map(Box::new(CelType::of(e))),
-            DeclKind::Object(_) => CelType::Object(decl.clone()),
-        }
-    }
-
-    /// `isScalar`: a type whose values all have size 1.
-    fn is_scalar(&self) -> bool {
-        matches!(
-            self,
-            CelType::Scalar(Scalar::Bool)
-                | CelType::Scalar(Scalar::Double)
-                | CelType::Scalar(Scalar::Duration)
-                | CelType::Scalar(Scalar::Int)
-                | CelType::Scalar(Scalar::Timestamp)
-                | CelType::Scalar(Scalar::Uint)
-        )
-    }
-}
-
-struct Local {
-    name: String,
-    path: Vec<String>,
-    size: Option<Range>,
-    entries: Option<Entries>,
-    ty: CelType,
+pub(super) struct Local {
+    pub(super) name: String,
+    pub(super) path: Vec<String>,
+    pub(super) size: Option<Range>,
+    pub(super) entries: Option<Entries>,
+    pub(super) ty: CelType,
 }
 
 /// `multiplyWithOverflowGuard`: a rule's cost times how often it runs, at most `u64::MAX`.
@@ -81,15 +37,23 @@ pub fn saturating_product(cost: u64, times: u64) -> u64 {
     cost.saturating_mul(times)
 }
 
-/// The estimated worst-case cost of `source` with `self` (and `oldSelf`) declared as `root`;
-/// `None` where kssa cannot reproduce cel-go's estimate.
-pub fn estimate(source: &str, root: &Arc<Decl>, version: KubeVersion) -> Option<u64> {
+/// The estimated worst-case cost of `source` with `self` (and `oldSelf`, an optional with
+/// `optional_old_self`) declared as `root`; `None` where kssa cannot reproduce cel-go's
+/// estimate.
+pub fn estimate(
+    source: &str,
+    root: &Arc<Decl>,
+    version: KubeVersion,
+    optional_old_self: bool,
+) -> Option<u64> {
     let expr = Parser::new()
         .enable_optional_syntax(true)
         .parse(source)
         .ok()?;
     let mut coster = Coster {
         root: root.clone(),
+        version,
+        next_synthetic_id: u64::MAX,
         tracked_locals: TRACKED_LOCALS.contains(version),
         locals: Vec::new(),
         paths: HashMap::new(),
@@ -98,12 +62,16 @@ pub fn estimate(source: &str, root: &Arc<Decl>, version: KubeVersion) -> Option<
         types: HashMap::new(),
     };
     for var in ["self", "oldSelf"] {
+        let ty = match (var, optional_old_self) {
+            ("oldSelf", true) => CelType::Optional(Box::new(CelType::of(root))),
+            _ => CelType::of(root),
+        };
         coster.locals.push(Local {
             name: var.to_string(),
             path: vec![var.to_string()],
             size: None,
             entries: None,
-            ty: CelType::of(root),
+            ty,
         });
     }
     coster.cost(&expr).map(|c| c.max)
@@ -111,13 +79,27 @@ pub fn estimate(source: &str, root: &Arc<Decl>, version: KubeVersion) -> Option<
 
 pub(super) struct Coster {
     root: Arc<Decl>,
-    tracked_locals: bool,
+    pub(super) version: KubeVersion,
+    /// The next id for the expressions of an expanded two-variable macro.
+    pub(super) next_synthetic_id: u64,
+    pub(super) tracked_locals: bool,
     locals: Vec<Local>,
     paths: HashMap<u64, Vec<String>>,
     sizes: HashMap<u64, Range>,
     entries: HashMap<u64, Entries>,
     types: HashMap<u64, CelType>,
 }
+
+/// The macros of cel-go's two-variable comprehension library (three or four arguments).
+const TWO_VARIABLE_MACROS: &[&str] = &[
+    "all",
+    "exists",
+    "existsOne",
+    "exists_one",
+    "transformList",
+    "transformMap",
+    "transformMapEntry",
+];
 
 const SELECT_AND_IDENT: Range = Range::fixed(1);
 const LIST_CREATE: Range = Range::fixed(10);
@@ -249,6 +231,9 @@ impl Coster {
         if name == operators::OPT_SELECT || name == operators::OPT_INDEX {
             return None;
         }
+        if TWO_VARIABLE_MACROS.contains(&name) && call.args.len() >= 3 {
+            return self.two_variable_macro(e, call);
+        }
         if name == "dyn" && call.target.is_none() && call.args.len() == 1 {
             // `dyn(x)` only hides a type: one unit plus its argument, with its sizes.
             let arg = &call.args[0];
@@ -291,14 +276,11 @@ impl Coster {
         Some(sum.add(fn_cost))
     }
 
-    fn comprehension(
+    pub(super) fn comprehension(
         &mut self,
         e: &Expression,
         c: &kube_cel::cel::common::ast::ComprehensionExpr,
     ) -> Option<Range> {
-        if c.iter_var2.is_some() {
-            return None;
-        }
         let mut sum = self.cost(&c.iter_range)?;
         sum = sum.add(self.cost(&c.accu_init)?);
         let range_ty = self.ty(&c.iter_range);
@@ -311,11 +293,24 @@ impl Coster {
             ty: accu_ty,
         };
         self.locals.push(accu);
-        let iter = self.iteration_variable(&c.iter_var, &c.iter_range, &range_ty)?;
-        self.locals.push(iter);
+        let pushed = match &c.iter_var2 {
+            // Two-variable comprehensions came with cel-go 0.22's estimator, whose second
+            // variable had no path; kssa prices them from 1.33 only.
+            Some(_) if !self.tracked_locals => return None,
+            Some(value) => {
+                let pair = self.iteration_pair(&c.iter_var, value, &c.iter_range, &range_ty)?;
+                self.locals.extend(pair);
+                2
+            }
+            None => {
+                let iter = self.iteration_variable(&c.iter_var, &c.iter_range, &range_ty)?;
+                self.locals.push(iter);
+                1
+            }
+        };
         let loop_cost = self.cost(&c.loop_cond)?;
         let step_cost = self.cost(&c.loop_step)?;
-        self.locals.pop();
+        self.locals.truncate(self.locals.len() - pushed);
         // The accumulator of `map` and `filter` holds what the step appends.
         if let (CelType::List(_), Some(elem)) = (self.ty(&c.accu_init), appended(&c.loop_step)) {
             let elem_ty = self.ty(elem);
@@ -348,45 +343,6 @@ impl Coster {
             _ => {}
         }
         Some(sum)
-    }
-
-    /// `pushIterSingle`: the variable's path is the range's, into its items (lists) or keys.
-    fn iteration_variable(
-        &mut self,
-        name: &str,
-        range: &Expression,
-        range_ty: &CelType,
-    ) -> Option<Local> {
-        let entries = self.entry_sizes(range);
-        let list = match entries {
-            Some(en) => en.list,
-            None => matches!(range_ty, CelType::List(_)),
-        };
-        let ty = match range_ty {
-            CelType::List(t) => (**t).clone(),
-            CelType::Map(_) => CelType::Scalar(Scalar::String),
-            CelType::Dyn => CelType::Dyn,
-            _ => return None,
-        };
-        let mut path = self.path(range);
-        if !self.tracked_locals && !matches!(range_ty, CelType::List(_) | CelType::Map(_)) {
-            // Before 1.33 a variable over a `dyn` range had no path at all.
-            path.clear();
-        } else {
-            path.push(if list { "@items" } else { "@keys" }.to_string());
-        }
-        let size = if list {
-            entries.map(|en| en.value)
-        } else {
-            entries.map(|en| en.key)
-        };
-        Some(Local {
-            name: name.to_string(),
-            path,
-            size: size.filter(|_| self.tracked_locals),
-            entries: None,
-            ty,
-        })
     }
 
     fn local_size(&mut self, e: &Expression) -> Option<Range> {

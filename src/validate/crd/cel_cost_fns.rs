@@ -4,6 +4,7 @@
 //! arguments. Functions and operand types kssa does not model give no estimate.
 
 use super::cel_cost::{CelType, Coster, Entries, Range, Scalar};
+use crate::kube::VersionRange;
 use kube_cel::cel::common::ast::{operators, Expr, LiteralValue};
 use kube_cel::cel::parser::Expression;
 
@@ -56,6 +57,13 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
             (site.nominal(), None, CelType::Scalar(Scalar::Bool))
         }
         (operators::NEGATE, false, [t]) => (site.nominal(), None, t.clone()),
+        (operators::EQUALS, false, [CelType::Opaque(l), CelType::Opaque(r)]) if l == r => {
+            // Kubernetes prices equal quantities at one unit; URLs by a size kssa does not keep.
+            if *l != QUANTITY {
+                return None;
+            }
+            (site.nominal(), None, CelType::Scalar(Scalar::Bool))
+        }
         (operators::EQUALS | operators::NOT_EQUALS, false, [_, _]) => {
             (compare_sizes(c, site), None, CelType::Scalar(Scalar::Bool))
         }
@@ -129,6 +137,7 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
             CelType::Map(_) => (site.nominal(), None, CelType::Scalar(Scalar::Bool)),
             _ => return None,
         },
+        ("cel.@mapInsert", false, [map, ..]) => (site.nominal(), None, map.clone()),
         ("size", false, [_]) | ("size", true, []) => {
             (site.nominal(), None, CelType::Scalar(Scalar::Int))
         }
@@ -190,7 +199,7 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
                 "duration" => CelType::Scalar(Scalar::Duration),
                 "timestamp" => CelType::Scalar(Scalar::Timestamp),
                 "type" => CelType::Type,
-                _ => return None,
+                _ => return library_values(c, site, conversion, false, &arg_ty, None),
             };
             (site.nominal(), None, ty)
         }
@@ -202,11 +211,83 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
         {
             (site.nominal(), None, CelType::Scalar(Scalar::Int))
         }
+        (name, member, args) => return library_values(c, site, name, member, args, target_ty),
+    };
+    c.set_type(site.call, ty);
+    Some((cost, size))
+}
+
+const URL: &str = "url";
+const QUANTITY: &str = "quantity";
+
+/// The optionals' accessors and the URL and quantity libraries: O(1) but for parsing, which
+/// traverses the string.
+fn library_values(
+    c: &mut Coster,
+    site: &CallSite,
+    name: &str,
+    member: bool,
+    args: &[CelType],
+    target_ty: Option<CelType>,
+) -> Option<(Range, Option<Range>)> {
+    let string = CelType::Scalar(Scalar::String);
+    let bool_ty = CelType::Scalar(Scalar::Bool);
+    let parsed = |c: &mut Coster| {
+        let n = c.size(&site.args[0]).unwrap_or(Range::UNKNOWN);
+        (n, n.factor(STRING_TRAVERSAL).add(site.args_cost()))
+    };
+    let (cost, size, ty) = match (name, member, args, target_ty) {
+        ("hasValue", true, [], Some(CelType::Optional(_))) => (site.nominal(), None, bool_ty),
+        ("value", true, [], Some(CelType::Optional(t)))
+        | ("orValue", true, [_], Some(CelType::Optional(t))) => (site.nominal(), None, *t),
+        ("url", false, [CelType::Scalar(Scalar::String)], None) => {
+            let (n, cost) = parsed(c);
+            let size = URL_RESULT_SIZE.contains(c.version).then_some(n);
+            (cost, size, CelType::Opaque(URL))
+        }
+        ("isURL", false, [CelType::Scalar(Scalar::String)], None) => {
+            (site.nominal(), None, bool_ty)
+        }
+        (accessor, true, [], Some(CelType::Opaque(URL))) => {
+            let ty = match accessor {
+                "getScheme" | "getHost" | "getHostname" | "getPort" | "getEscapedPath" => string,
+                "getQuery" => CelType::Map(Box::new(CelType::List(Box::new(string)))),
+                _ => return None,
+            };
+            (site.nominal(), None, ty)
+        }
+        ("quantity" | "isQuantity", false, [CelType::Scalar(Scalar::String)], None) => {
+            let priced = QUANTITY_PARSE_PRICED.iter().any(|r| r.contains(c.version));
+            let cost = if priced { parsed(c).1 } else { site.nominal() };
+            let ty = if name == "quantity" {
+                CelType::Opaque(QUANTITY)
+            } else {
+                bool_ty
+            };
+            (cost, None, ty)
+        }
+        (method, true, _, Some(CelType::Opaque(QUANTITY))) => {
+            let ty = match method {
+                "sign" | "asInteger" | "compareTo" => CelType::Scalar(Scalar::Int),
+                "isInteger" | "isGreaterThan" | "isLessThan" => bool_ty,
+                "asApproximateFloat" => CelType::Scalar(Scalar::Double),
+                "add" | "sub" => CelType::Opaque(QUANTITY),
+                _ => return None,
+            };
+            (site.nominal(), None, ty)
+        }
         _ => return None,
     };
     c.set_type(site.call, ty);
     Some((cost, size))
 }
+
+/// `url()` gives its argument's size as its result's from Kubernetes 1.32.
+const URL_RESULT_SIZE: VersionRange = VersionRange::since(32);
+/// `quantity()` and `isQuantity()` are priced by the string they parse, except in 1.33: its
+/// estimator then looked for a receiver these global functions do not have, and cel-go no
+/// longer passed an empty one (before, it always did).
+const QUANTITY_PARSE_PRICED: [VersionRange; 2] = [VersionRange::until(32), VersionRange::since(34)];
 
 /// The timestamp and duration accessors, all O(1).
 const TIME_ACCESSORS: &[&str] = &[

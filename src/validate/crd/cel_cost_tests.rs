@@ -57,7 +57,7 @@ fn strings(max: Option<i64>) -> String {
 fn cost(schema: &str, rule: &str) -> Option<u64> {
     let value = crate::value::from_json_str(schema).unwrap();
     let root = Arc::new(decl(&value, false).unwrap());
-    estimate(rule, &root, KubeVersion::new(36).unwrap())
+    estimate(rule, &root, KubeVersion::new(36).unwrap(), false)
 }
 
 type Gen = fn(Option<i64>) -> String;
@@ -252,7 +252,69 @@ fn enums_bound_strings_and_objects_replace_and_split() {
 
 #[test]
 fn what_is_not_modelled_gives_no_estimate() {
-    assert_eq!(cost(&string(None), "isQuantity(self)"), None);
+    assert_eq!(cost(&string(None), "self.charAt(0) == 'a'"), None);
     assert_eq!(cost(&array("int-or-string", None), "self[0] + 1 > 2"), None);
     assert_eq!(cost(&string(None), "self.?x.orValue('') == ''"), None);
+}
+
+#[test]
+fn optionals_urls_and_quantities() {
+    let tier = r#"{"type":"string","enum":["standard","premium"]}"#;
+    let value = crate::value::from_json_str(tier).unwrap();
+    let root = Arc::new(decl(&value, false).unwrap());
+    let rule = "!oldSelf.hasValue() || oldSelf.value() != 'premium' || self == 'premium'";
+    // `!oldSelf.hasValue()` 3; `oldSelf.value() != 'premium'`: 2 for the value, 1 for the
+    // comparison (the shorter side has 7 characters); `self == 'premium'` 2.
+    assert_eq!(
+        estimate(rule, &root, KubeVersion::new(36).unwrap(), true),
+        Some(3 + 3 + 2)
+    );
+    assert_eq!(
+        estimate(rule, &root, KubeVersion::new(36).unwrap(), false),
+        None
+    );
+    // url: 3145726 × 0.1 plus `self`; getScheme 1; `==` with a 5-character literal 1.
+    let rule = "isURL(self) && url(self).getScheme() == 'https'";
+    assert_eq!(cost(&string(None), rule), Some(2 + 314574 + 1 + 1));
+    let at = |minor| {
+        let value = crate::value::from_json_str(&string(Some(10))).unwrap();
+        let root = Arc::new(decl(&value, false).unwrap());
+        estimate(
+            "quantity(self).isInteger()",
+            &root,
+            KubeVersion::new(minor).unwrap(),
+            false,
+        )
+    };
+    // 40 × 0.1 + 1 for the parse, 1 for the method; 1.33 prices the parse at one unit.
+    assert_eq!(at(32), Some(6));
+    assert_eq!(at(33), Some(3));
+    assert_eq!(at(34), Some(6));
+}
+
+#[test]
+fn two_variable_macros_cost_as_their_expansion() {
+    let ints = array("integer", Some(10));
+    let at = |rule: &str, minor| {
+        let value = crate::value::from_json_str(&ints).unwrap();
+        let root = Arc::new(decl(&value, false).unwrap());
+        estimate(rule, &root, KubeVersion::new(minor).unwrap(), false)
+    };
+    // range 1, result 1, ten times (condition 2 + step 1 + predicate 2).
+    assert_eq!(at("self.all(x, x > 0)", 36), Some(52));
+    assert_eq!(at("self.all(i, x, x > 0)", 36), Some(52));
+    // A predicate over both variables reads one more.
+    assert_eq!(at("self.all(i, x, x > i)", 36), Some(62));
+    assert_eq!(
+        at("self.exists(i, x, x > 0)", 36),
+        at("self.exists(x, x > 0)", 36)
+    );
+    // condition 0, step 2 + the predicate's 2, result 2.
+    assert_eq!(at("self.existsOne(i, x, x > 0)", 36), Some(1 + 2 + 10 * 4));
+    // step: list append 1 + accumulator 1 + list creation 10 + the transform's 2.
+    assert_eq!(
+        at("self.transformList(i, x, x * 2).size() > 0", 36),
+        Some(10 + 1 + 1 + 10 * 14 + 1 + 1)
+    );
+    assert_eq!(at("self.all(i, x, x > 0)", 32), None);
 }

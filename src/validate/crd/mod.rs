@@ -14,9 +14,10 @@ pub mod cel_compile;
 pub(crate) mod cel_cost;
 mod cel_cost_decl;
 mod cel_cost_fns;
-mod cel_cost_range;
+mod cel_cost_macros;
 #[cfg(test)]
 mod cel_cost_tests;
+mod cel_cost_types;
 mod cel_decl;
 mod cel_env;
 mod cel_macros;
