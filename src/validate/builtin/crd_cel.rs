@@ -6,6 +6,7 @@
 //! schema (`crate::validate::crd::cel_cost`, where kssa can reproduce cel-go's estimate).
 
 use super::super::{BadValue, FieldError, Write};
+use super::crd_schema::schema_has;
 use super::crd_value_validation::sorted_properties;
 use super::fields::{items, spec, text};
 use crate::kube::KubeVersion;
@@ -15,6 +16,7 @@ use crate::validate::field::{indexed, join};
 use crate::validate::goprint::go_quote;
 use crate::value::{Map, Value};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The expressions of the stored CRD (`findPreexistingExpressions`): the server compiles them
 /// with every library of its release (`StoredExpressionsEnv`).
@@ -75,7 +77,19 @@ pub(super) fn check(
         schema_errors,
         budget: CostBudget::new(unchanged_schema(w, root)),
     };
-    walker.node(root, at, true, None, Some(1), errors);
+    // The sizes of the whole schema, derived once and handed down (`CELSchemaContext.TypeInfo`
+    // reads a child's from its parent's), where any node has rules.
+    let has_rules = schema_has(root, &|n| n.get("x-kubernetes-validations").is_some());
+    let sizes = has_rules
+        .then(|| cel_cost::decl(root, true).map(Arc::new))
+        .flatten();
+    let node = Node {
+        schema: root,
+        at,
+        resource_root: true,
+        sizes,
+    };
+    walker.node(node, None, Some(1), errors);
     walker.budget.check_total(at, errors);
 }
 
@@ -102,13 +116,17 @@ impl Walker<'_> {
     /// node can occur in an object (`CELSchemaContext.MaxCardinality`; `None`: unbounded).
     fn node(
         &mut self,
-        s: &Value,
-        at: &str,
-        resource_root: bool,
+        node: Node,
         uncorrelatable: Option<&str>,
         cardinality: Option<u64>,
         errors: &mut Vec<FieldError>,
     ) {
+        let Node {
+            schema: s,
+            at,
+            resource_root,
+            sizes,
+        } = node;
         if s.as_map().is_none() {
             return;
         }
@@ -122,41 +140,45 @@ impl Walker<'_> {
             .filter(|a| a.as_map().is_some())
         {
             let path = join(at, ".additionalProperties");
-            self.node(
-                a,
-                &path,
-                embedded(a),
-                uncorrelatable,
-                child_cardinality,
-                errors,
-            );
+            let child = Node {
+                schema: a,
+                at: &path,
+                resource_root: embedded(a),
+                sizes: sizes.as_ref().and_then(|d| d.element()),
+            };
+            self.node(child, uncorrelatable, child_cardinality, errors);
         }
         for (k, p) in sorted_properties(s) {
             let path = format!("{at}.properties[{k}]");
-            self.node(
-                p,
-                &path,
-                embedded(p),
-                uncorrelatable,
-                child_cardinality,
-                errors,
-            );
+            let child = Node {
+                schema: p,
+                at: &path,
+                resource_root: embedded(p),
+                sizes: sizes.as_ref().and_then(|d| d.property(k)),
+            };
+            self.node(child, uncorrelatable, child_cardinality, errors);
         }
         if let Some(i) = s.get("items").filter(|i| i.as_map().is_some()) {
             let below = match text(s, "x-kubernetes-list-type") {
                 "map" => uncorrelatable,
                 _ => uncorrelatable.or(Some(at)),
             };
-            self.node(
-                i,
-                &join(at, ".items"),
-                embedded(i),
-                below,
-                child_cardinality,
-                errors,
-            );
+            let path = join(at, ".items");
+            let child = Node {
+                schema: i,
+                at: &path,
+                resource_root: embedded(i),
+                sizes: sizes.as_ref().and_then(|d| d.element()),
+            };
+            self.node(child, below, child_cardinality, errors);
         }
-        self.rules(s, at, resource_root, uncorrelatable, cardinality, errors);
+        let node = Node {
+            schema: s,
+            at,
+            resource_root,
+            sizes,
+        };
+        self.rules(node, uncorrelatable, cardinality, errors);
     }
 
     /// Whether the OpenAPI rules found an error at `at` or below.
@@ -170,13 +192,12 @@ impl Walker<'_> {
 
     fn rules(
         &mut self,
-        s: &Value,
-        at: &str,
-        resource_root: bool,
+        node: Node,
         uncorrelatable: Option<&str>,
         cardinality: Option<u64>,
         errors: &mut Vec<FieldError>,
     ) {
+        let (s, at, resource_root) = (node.schema, node.at, node.resource_root);
         let rules = items(s.get("x-kubernetes-validations"));
         if rules.is_empty() || self.has_schema_error(at) {
             return;
@@ -184,9 +205,13 @@ impl Walker<'_> {
         let Some(self_ty) = decl_type(s, resource_root) else {
             return;
         };
-        let sized = cel_cost::decl(s, resource_root).map(|d| Sized {
+        // A node its parent does not expose (an unescapable name) is converted on its own.
+        let decl = node
+            .sizes
+            .or_else(|| cel_cost::decl(s, resource_root).map(Arc::new));
+        let sized = decl.map(|d| Sized {
             cardinality: cardinality.unwrap_or_else(|| cel_cost::request_cardinality(d.min_size)),
-            decl: std::sync::Arc::new(d),
+            decl: d,
         });
         for (i, rule) in rules.iter().enumerate() {
             let rule_at = indexed(&join(at, ".x-kubernetes-validations"), i);
@@ -342,8 +367,17 @@ fn optional_old_self(rule: &Value) -> bool {
 
 /// A rule node's declaration with its sizes, and how often it can occur.
 struct Sized {
-    decl: std::sync::Arc<Decl>,
+    decl: Arc<Decl>,
     cardinality: u64,
+}
+
+/// A schema node on the walk: where it is, whether it is a resource's root, and its sizes
+/// when its parent's declaration gives them.
+struct Node<'s> {
+    schema: &'s Value,
+    at: &'s str,
+    resource_root: bool,
+    sizes: Option<Arc<Decl>>,
 }
 
 #[cfg(test)]

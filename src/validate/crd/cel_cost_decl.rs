@@ -220,6 +220,22 @@ pub fn request_cardinality(min_size: i64) -> u64 {
 }
 
 impl Decl {
+    /// The declaration of the property `name` of an object (`None`: not exposed to CEL).
+    pub fn property(&self, name: &str) -> Option<Arc<Decl>> {
+        match &self.kind {
+            DeclKind::Object(fields) => fields.get(escape(name)?.as_str()).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The declaration of a list's items or a map's values.
+    pub fn element(&self) -> Option<Arc<Decl>> {
+        match &self.kind {
+            DeclKind::List(e) | DeclKind::Map(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
     /// The node at `path` below this one (`sizeEstimator.EstimateSize`): the first element
     /// (the variable) is skipped; `@items`/`@values` step into elements, `@keys` into map keys.
     pub fn at_path(&self, path: &[String]) -> Option<&Decl> {
