@@ -312,15 +312,7 @@ impl Checker<'_> {
                 self.scopes.truncate(depth);
                 Ty::Dyn
             }
-            Expr::Literal(l) => Ty::Scalar(match l {
-                LiteralValue::Boolean(_) => Scalar::Bool,
-                LiteralValue::Bytes(_) => Scalar::Bytes,
-                LiteralValue::Double(_) => Scalar::Double,
-                LiteralValue::Int(_) => Scalar::Int,
-                LiteralValue::Null => Scalar::Null,
-                LiteralValue::String(_) => Scalar::String,
-                LiteralValue::UInt(_) => Scalar::Uint,
-            }),
+            Expr::Literal(l) => Ty::Scalar(Scalar::of_literal(l)),
             Expr::Struct(_) | Expr::Unspecified => {
                 self.gave_up = true;
                 Ty::Dyn

@@ -109,7 +109,8 @@ impl Coster {
     fn cost(&mut self, e: &Expression) -> Option<Range> {
         let cost = match &e.expr {
             Expr::Literal(l) => {
-                self.types.insert(e.id, literal_type(l));
+                self.types
+                    .insert(e.id, CelType::Scalar(Scalar::of_literal(l)));
                 Range::fixed(0)
             }
             Expr::Ident(name) => self.ident(e, name)?,
@@ -460,18 +461,6 @@ fn appended(step: &Expression) -> Option<&Expression> {
         },
         operators::CONDITIONAL => appended(call.args.get(1)?),
         _ => None,
-    }
-}
-
-fn literal_type(l: &LiteralValue) -> CelType {
-    match l {
-        LiteralValue::Boolean(_) => CelType::Scalar(Scalar::Bool),
-        LiteralValue::Bytes(_) => CelType::Scalar(Scalar::Bytes),
-        LiteralValue::Double(_) => CelType::Scalar(Scalar::Double),
-        LiteralValue::Int(_) => CelType::Scalar(Scalar::Int),
-        LiteralValue::Null => CelType::Scalar(Scalar::Null),
-        LiteralValue::String(_) => CelType::Scalar(Scalar::String),
-        LiteralValue::UInt(_) => CelType::Scalar(Scalar::Uint),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::cel_values::escape;
 use crate::value::Value;
+use kube_cel::cel::common::ast::LiteralValue;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -48,6 +49,19 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// The type of a literal.
+    pub fn of_literal(l: &LiteralValue) -> Scalar {
+        match l {
+            LiteralValue::Boolean(_) => Scalar::Bool,
+            LiteralValue::Bytes(_) => Scalar::Bytes,
+            LiteralValue::Double(_) => Scalar::Double,
+            LiteralValue::Int(_) => Scalar::Int,
+            LiteralValue::Null => Scalar::Null,
+            LiteralValue::String(_) => Scalar::String,
+            LiteralValue::UInt(_) => Scalar::Uint,
+        }
+    }
+
     /// cel-go's name of the type in its messages, where kssa is sure of it (not for durations
     /// and timestamps, whose names kssa's checker does not track).
     pub fn cel_name(self) -> Option<&'static str> {
