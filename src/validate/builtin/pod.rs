@@ -86,6 +86,12 @@ pub fn spec(
         pod_claims: pod_claims.as_ref(),
         indivisible_hugepages: opts.indivisible_hugepages,
     };
+    let scope = PodScope {
+        spec,
+        volumes: &volumes,
+        context,
+        opts: &opts,
+    };
     let containers = items(spec.get("containers"));
     let containers_path = join(path, ".containers");
     if containers.is_empty() {
@@ -94,7 +100,7 @@ pub fn spec(
     let mut names = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         let at = indexed(&containers_path, i);
-        container_common(c, spec, &at, &volumes, context, &opts, version, errors);
+        container_common(c, &scope, &at, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let name = text(c, "name");
         if !names.insert(name) {
@@ -111,7 +117,7 @@ pub fn spec(
     // Init containers' names must be unique among regular and init containers.
     for (i, c) in items(spec.get("initContainers")).iter().enumerate() {
         let at = format!("{path}.initContainers[{i}]");
-        container_common(c, spec, &at, &volumes, context, &opts, version, errors);
+        container_common(c, &scope, &at, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
         restart_rules::check(c, &at, version, errors);
@@ -276,16 +282,20 @@ fn volumes<'v>(
     valid
 }
 
+/// What every container of one pod spec is checked against.
+struct PodScope<'a> {
+    spec: &'a Value,
+    volumes: &'a Volumes<'a>,
+    context: Context<'a>,
+    opts: &'a PodOptions,
+}
+
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
-/// pull policy, resources, resize policy (of a container of the pod `spec`).
-#[allow(clippy::too_many_arguments)]
+/// pull policy, resources, resize policy (of a container of the pod `pod.spec`).
 fn container_common(
     c: &Value,
-    spec: &Value,
+    pod: &PodScope,
     path: &str,
-    volumes: &Volumes,
-    context: Context,
-    opts: &PodOptions,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -312,11 +322,11 @@ fn container_common(
         errors,
     );
     ports(items(c.get("ports")), &join(path, ".ports"), errors);
-    env::container(c, path, opts.env_names, version, errors);
-    mounts::check(c, path, volumes, version, errors);
+    env::container(c, path, pod.opts.env_names, version, errors);
+    mounts::check(c, path, pod.volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
-    resources::container(c, path, context, version, errors);
-    pod_misc::resize_policy(c, spec, path, version, errors);
+    resources::container(c, path, pod.context, version, errors);
+    pod_misc::resize_policy(c, pod.spec, path, version, errors);
 }
 
 /// `validateContainerPorts`.
