@@ -527,9 +527,8 @@ impl Loaded {
         let mut crd_errors = Vec::new();
         for m in parsed.iter().flatten().filter(|m| is_crd(m)) {
             if let Err(e) = registry.add_document(&m.value) {
-                // A CRD the API server refuses for its list or map extensions gets its 422
-                // when it is written.
-                if !kssa::validate::builtin::crd_extensions_refused(&m.value) {
+                // A CRD the API server refuses anyway gets its 422 when it is written.
+                if !kssa::validate::builtin::crd_refused_unloadable(&m.value) {
                     crd_errors.push(InputError::invalid(&m.origin, "", e));
                 }
             }

@@ -79,6 +79,18 @@ pub fn custom_resource_definition(w: &Write, object: &Value, errors: &mut Vec<Fi
     preserve_unknown_fields(w, spec, errors);
 }
 
+/// Whether the CRD lacks what names its custom resources: `spec.group`, `spec.names.kind` or a
+/// version's name. `validateCustomResourceDefinitionSpec` refuses each (`Required value`, or the
+/// DNS-1035 messages of an empty version name), and without them no schema can be built.
+pub(super) fn lacks_identity(crd: &Value) -> bool {
+    let spec = spec(crd);
+    let missing = |path: &[&str]| spec.get_path(path).and_then(Value::as_str).is_none();
+    let unnamed_version = super::fields::items(spec.get("versions"))
+        .iter()
+        .any(|v| v.get("name").and_then(Value::as_str).is_none());
+    missing(&["group"]) || missing(&["names", "kind"]) || unnamed_version
+}
+
 /// `ValidateUpdateCustomResourceDefinitionStatus` after the object metadata: the accepted
 /// names of the status written.
 pub(super) fn status(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
@@ -211,7 +223,8 @@ fn spec_rules(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
         if broken {
             // The bad value is the internal versions list; kssa cannot print a per-version
             // schema as JSON (see crd_versions), and then leaves the error out.
-            if let Some(value) = versions_value(versions, &per_version, w.version()) {
+            let nil = present(spec, "versions").is_none();
+            if let Some(value) = versions_value(versions, nil, &per_version, w.version()) {
                 errors.push(FieldError::invalid("spec.versions", value, detail));
             }
         }

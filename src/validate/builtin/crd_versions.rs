@@ -34,12 +34,20 @@ fn entries(pairs: Vec<(&str, Value)>) -> Value {
 }
 
 /// The bad value, or `None` when a version keeps its own schema and the value prints as JSON
-/// (the internal JSONSchemaProps is not reproduced).
+/// (the internal JSONSchemaProps is not reproduced). `nil`: the CRD has no `versions`.
 pub(super) fn versions_value(
     versions: &[Value],
+    nil: bool,
     per: &PerVersion,
     version: KubeVersion,
 ) -> Option<BadValue> {
+    // An absent list converts to a nil slice: JSON `null`, Go `…(nil)`.
+    if nil {
+        return Some(BadValue::GoValue {
+            value: Value::Null,
+            go_syntax: "[]apiextensions.CustomResourceDefinitionVersion(nil)".to_string(),
+        });
+    }
     let json = JSON_VALUES.contains(version);
     let mut values = Vec::new();
     let mut gos = Vec::new();

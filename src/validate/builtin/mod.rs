@@ -347,12 +347,13 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     errors
 }
 
-/// Whether the API server refuses the CustomResourceDefinition `crd` for its list or map
-/// extensions (an unknown `x-kubernetes-list-type` or `x-kubernetes-map-type`, a map list
-/// without keys, …): such a CRD gets its 422 when it is written, instead of failing to load
-/// as a schema for its custom resources.
-pub fn crd_extensions_refused(crd: &Value) -> bool {
-    crd_openapi::refuses_extensions(crd)
+/// Whether the API server certainly refuses the CustomResourceDefinition `crd` for what also
+/// keeps it from loading as a schema for its custom resources: its list or map extensions (an
+/// unknown `x-kubernetes-list-type` or `x-kubernetes-map-type`, a map list without keys, …),
+/// or a missing `spec.group`, `spec.names.kind` or version name (`Required value`). Such a CRD
+/// gets its 422 when it is written instead of being unreadable input.
+pub fn crd_refused_unloadable(crd: &Value) -> bool {
+    crd_openapi::refuses_extensions(crd) || crd_definition::lacks_identity(crd)
 }
 
 /// Whether [`check`] validates the write at all (and with it the object metadata, including
