@@ -56,7 +56,7 @@ pub enum KindClass {
 pub fn classify(kind: &ResolvedKind) -> KindClass {
     match (&kind.info, kind.deduced) {
         (_, true) | (None, _) => KindClass::Unknown,
-        (Some(info), false) if info.type_name.starts_with("io.k8s.") => KindClass::Builtin,
+        (Some(info), false) if info.is_builtin() => KindClass::Builtin,
         (Some(_), false) => KindClass::Custom,
     }
 }

@@ -74,9 +74,7 @@ impl ResolvedKind {
 
     /// Whether the kind is one of the chosen Kubernetes version's built-ins.
     pub fn is_builtin(&self) -> bool {
-        self.info
-            .as_ref()
-            .is_some_and(|i| i.type_name.starts_with("io.k8s."))
+        self.info.as_ref().is_some_and(KindInfo::is_builtin)
     }
 
     /// What follows a schema error about an object of this kind: the Kubernetes version for
@@ -415,5 +413,37 @@ mod memo_tests {
         .unwrap();
         r.add_document(&crd).unwrap();
         assert!(!r.resolve("example.com/v1", "Widget").unwrap().deduced);
+    }
+
+    #[test]
+    fn a_custom_resource_in_a_k8s_io_group_is_not_a_builtin() {
+        // Its type name, the group reversed, begins like a built-in's: io.k8s.networking….
+        let mut r = SchemaRegistry::new();
+        let crd = from_json_str(
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{"name":"httproutes.gateway.networking.k8s.io"},
+            "spec":{"group":"gateway.networking.k8s.io","scope":"Namespaced",
+              "names":{"plural":"httproutes","kind":"HTTPRoute"},
+              "versions":[{"name":"v1","served":true,"storage":true,
+                "schema":{"openAPIV3Schema":{"type":"object"}}}]}}"#,
+        )
+        .unwrap();
+        r.add_document(&crd).unwrap();
+        let route = r
+            .resolve("gateway.networking.k8s.io/v1", "HTTPRoute")
+            .unwrap();
+        assert!(route
+            .info
+            .as_ref()
+            .unwrap()
+            .type_name
+            .starts_with("io.k8s."));
+        assert!(!route.is_builtin());
+        assert_eq!(
+            crate::defaults::classify(&route),
+            crate::defaults::KindClass::Custom
+        );
+        let policy = r.resolve("networking.k8s.io/v1", "NetworkPolicy").unwrap();
+        assert!(policy.is_builtin());
     }
 }

@@ -146,6 +146,7 @@ pub fn load_crd(crd: &Value) -> Result<LoadedSchemas, SchemaError> {
             plural: plural.clone(),
             namespaced,
             has_status_subresource: per_version_or_spec(&["subresources", "status"]).is_some(),
+            custom_resource: true,
         });
     }
     let name = crd

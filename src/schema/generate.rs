@@ -316,6 +316,7 @@ impl Scopes {
                 plural: Some(plural.to_string()),
                 namespaced: scope == "N",
                 has_status_subresource: status == "status",
+                custom_resource: false,
             };
             by_kind.insert((group.to_string(), kind.to_string()), info);
         }

@@ -156,6 +156,28 @@ pub struct KindInfo {
     pub plural: Option<String>,
     pub namespaced: bool,
     pub has_status_subresource: bool,
+    /// Served by a CustomResourceDefinition. Its type name may still begin `io.k8s.` (the
+    /// group `gateway.networking.k8s.io` reversed), so only this tells it from a built-in.
+    pub custom_resource: bool,
+}
+
+/// The packages of Kubernetes' own OpenAPI definitions.
+const BUILTIN_TYPE_PREFIXES: &[&str] = &[
+    "io.k8s.api.",
+    "io.k8s.apimachinery.",
+    "io.k8s.apiextensions-apiserver.",
+    "io.k8s.kube-aggregator.",
+];
+
+impl KindInfo {
+    /// Whether the kind is one of Kubernetes' built-in types (not a custom resource, even
+    /// one whose group ends in `k8s.io`).
+    pub fn is_builtin(&self) -> bool {
+        !self.custom_resource
+            && BUILTIN_TYPE_PREFIXES
+                .iter()
+                .any(|p| self.type_name.starts_with(p))
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -424,6 +424,7 @@ pub fn document_kinds(doc: &Value) -> Vec<KindInfo> {
                     plural: None,
                     namespaced: false,
                     has_status_subresource: false,
+                    custom_resource: false,
                 });
             }
         }

@@ -66,6 +66,7 @@ pub fn parse_kind(line: &str) -> Result<KindInfo, SchemaError> {
         plural: (plural != "-").then(|| plural.to_string()),
         namespaced: scope == "N",
         has_status_subresource: status == "status",
+        custom_resource: false,
     })
 }
 
