@@ -34,39 +34,9 @@ const NOTHING_TO_DO: &str = "validations or auditAnnotations must contain at lea
 pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let at = "spec";
-    let old = w.live.map(|o| Preexisting::of(super::fields::spec(o)));
-    let old = old.unwrap_or_default();
-    let params = present(spec, "paramKind").is_some();
     policy_head(w, spec, &|_, _| {}, errors);
-    if !unchanged_match_conditions(w, spec) {
-        let conditions = items(spec.get("matchConditions"));
-        let decls = Decls {
-            params,
-            authorizer: true,
-            variables: None,
-        };
-        let stored: Vec<&str> = old.match_conditions.iter().map(String::as_str).collect();
-        match_conditions(
-            w,
-            conditions,
-            "spec.matchConditions",
-            Some(decls),
-            &stored,
-            errors,
-        );
-    }
-    let variables = items(spec.get("variables"));
-    let mut cel = PolicyCel {
-        version: w.version(),
-        params,
-        variables: (!variables.is_empty()).then(Vec::new),
-        old,
-    };
-    for (i, v) in variables.iter().enumerate() {
-        let at = indexed("spec.variables", i);
-        self::variable(v, &at, errors);
-        cel.variable(v, &at, errors);
-    }
+    let composited = !items(spec.get("variables")).is_empty();
+    let cel = conditions_and_variables(w, spec, composited, errors);
     let validations = items(spec.get("validations"));
     let annotations = items(spec.get("auditAnnotations"));
     if validations.is_empty() && annotations.is_empty() {
@@ -87,8 +57,56 @@ pub fn validating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<F
     );
 }
 
-/// `findValidatingPolicyPreexistingExpressions`: the expressions of the stored policy, which
-/// the server compiles with the libraries of its own release.
+/// A policy's `matchConditions` (unless the update keeps them) and `variables`, compiled as
+/// `validateValidatingAdmissionPolicySpec` and `validateMutatingAdmissionPolicySpec` compile
+/// them: match conditions by the stateless compiler (`params` with a `paramKind`, no
+/// `variables`), variables by the composited one, which declares `variables` when
+/// `composited` (a validating policy with variables; every mutating policy,
+/// `createCompiler(true)`). Returns the compiler, with the variables declared, for the rest.
+pub(super) fn conditions_and_variables(
+    w: &Write,
+    spec: &Value,
+    composited: bool,
+    errors: &mut Vec<FieldError>,
+) -> PolicyCel {
+    let old = w.live.map(|o| Preexisting::of(super::fields::spec(o)));
+    let old = old.unwrap_or_default();
+    let params = present(spec, "paramKind").is_some();
+    if !unchanged_match_conditions(w, spec) {
+        let conditions = items(spec.get("matchConditions"));
+        let decls = Decls {
+            params,
+            authorizer: true,
+            variables: None,
+        };
+        let stored: Vec<&str> = old.match_conditions.iter().map(String::as_str).collect();
+        match_conditions(
+            w,
+            conditions,
+            "spec.matchConditions",
+            Some(decls),
+            &stored,
+            errors,
+        );
+    }
+    let mut cel = PolicyCel {
+        version: w.version(),
+        params,
+        variables: composited.then(Vec::new),
+        old,
+    };
+    for (i, v) in items(spec.get("variables")).iter().enumerate() {
+        let at = indexed("spec.variables", i);
+        self::variable(v, &at, errors);
+        cel.variable(v, &at, errors);
+    }
+    cel
+}
+
+/// `findValidatingPolicyPreexistingExpressions` (and `findMutatingPolicyPreexistingExpressions`,
+/// whose policies have no validations): the expressions of the stored policy, which the server
+/// compiles with the libraries of its own release. A variable counts as stored when a stored
+/// validation has its expression, as upstream looks it up.
 #[derive(Default)]
 struct Preexisting {
     match_conditions: Vec<String>,
@@ -116,7 +134,7 @@ impl Preexisting {
 
 /// The policy's compiler: its declarations and the variables compiled so far
 /// (`CompositedCompiler.CompileAndStoreVariable`).
-struct PolicyCel {
+pub(super) struct PolicyCel {
     version: KubeVersion,
     params: bool,
     /// `None` when the policy has no variables (`variables` is then undeclared).

@@ -2,11 +2,12 @@
 //! pkg/apis/admissionregistration/validation checks them (`validateMutatingAdmissionPolicySpec`,
 //! `validateMutation`, `validateApplyConfiguration`, `validateJSONPatch`,
 //! `validateMutatingAdmissionPolicyBindingSpec`), sharing the ValidatingAdmissionPolicy rules
-//! where upstream shares them. The CEL expressions are not compiled (see the docs).
+//! where upstream shares them. The match conditions and variables are compiled as a validating
+//! policy's; the mutations' `Object{…}` / `JSONPatch{…}` expressions are not (see the docs).
 
 use super::super::{FieldError, Write};
-use super::admission::{match_conditions, strings};
-use super::admission_policy::{policy_head, unchanged_match_conditions, variable};
+use super::admission::strings;
+use super::admission_policy::{conditions_and_variables, policy_head};
 use super::admission_policy_binding::{param_ref, policy_name};
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
@@ -31,15 +32,10 @@ pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<Fie
         &|mc, errors| mutating_operations(mc, "spec.matchConstraints", errors),
         errors,
     );
-    // `ignoreMutatingAdmissionPolicyMatchConditions`: as for the validating policy.
-    if !unchanged_match_conditions(w, spec) {
-        let conditions = items(spec.get("matchConditions"));
-        // The mutating policy's CEL environment is not modelled: not compiled.
-        match_conditions(w, conditions, "spec.matchConditions", None, &[], errors);
-    }
-    for (i, v) in items(spec.get("variables")).iter().enumerate() {
-        variable(v, &indexed("spec.variables", i), errors);
-    }
+    // `ignoreMutatingAdmissionPolicyMatchConditions` is as for the validating policy; the
+    // compiler is always composited. The mutations' expressions, compiled with the patch types
+    // (`Object`, `JSONPatch`), are not.
+    conditions_and_variables(w, spec, true, errors);
     let mutations = items(spec.get("mutations"));
     if mutations.is_empty() {
         errors.push(FieldError::required(
