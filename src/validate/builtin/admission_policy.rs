@@ -113,6 +113,9 @@ struct Preexisting {
     validations: Vec<String>,
     messages: Vec<String>,
     audit_values: Vec<String>,
+    /// A mutating policy's `applyConfiguration` expressions, which upstream also looks a
+    /// `jsonPatch` expression up in.
+    apply_configurations: Vec<String>,
 }
 
 impl Preexisting {
@@ -128,6 +131,11 @@ impl Preexisting {
             validations: all("validations", "expression"),
             messages: all("validations", "messageExpression"),
             audit_values: all("auditAnnotations", "valueExpression"),
+            apply_configurations: items(spec.get("mutations"))
+                .iter()
+                .filter_map(|m| present(m, "applyConfiguration"))
+                .map(|a| text(a, "expression").to_string())
+                .collect(),
         }
     }
 }
@@ -175,8 +183,17 @@ impl PolicyCel {
         }
     }
 
+    /// Whether the stored policy has `expression` as an `applyConfiguration` expression
+    /// (`applyConfigurationExpressions`, which `validateJSONPatch` consults too).
+    pub(super) fn stored_apply_configuration(&self, expression: &str) -> bool {
+        self.old
+            .apply_configurations
+            .iter()
+            .any(|e| e == expression)
+    }
+
     /// Compiles one expression at `at` with the policy's declarations.
-    fn check(
+    pub(super) fn check(
         &self,
         source: &str,
         quoted: &str,

@@ -7,7 +7,8 @@
 
 use super::super::{FieldError, Write};
 use super::admission::strings;
-use super::admission_policy::{conditions_and_variables, policy_head};
+use super::admission_cel::Returns;
+use super::admission_policy::{conditions_and_variables, policy_head, PolicyCel};
 use super::admission_policy_binding::{param_ref, policy_name};
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
@@ -35,7 +36,7 @@ pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<Fie
     // `ignoreMutatingAdmissionPolicyMatchConditions` is as for the validating policy; the
     // compiler is always composited. The mutations' expressions, compiled with the patch types
     // (`Object`, `JSONPatch`), are not.
-    conditions_and_variables(w, spec, true, errors);
+    let cel = conditions_and_variables(w, spec, true, errors);
     let mutations = items(spec.get("mutations"));
     if mutations.is_empty() {
         errors.push(FieldError::required(
@@ -44,7 +45,7 @@ pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<Fie
         ));
     }
     for (i, m) in mutations.iter().enumerate() {
-        mutation(m, &indexed("spec.mutations", i), errors);
+        mutation(&cel, m, &indexed("spec.mutations", i), errors);
     }
     match text(spec, "reinvocationPolicy") {
         "" => errors.push(FieldError::required("spec.reinvocationPolicy", "")),
@@ -75,9 +76,13 @@ fn mutating_operations(mr: &Value, at: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateMutation`: a known `patchType`, its own patch set (with an expression, not
-/// compiled: `validateApplyConfiguration`, `validateJSONPatch`) and not the other one.
-fn mutation(m: &Value, at: &str, errors: &mut Vec<FieldError>) {
+/// `validateMutation`: a known `patchType`, its own patch set with an expression that compiles
+/// (`validateApplyConfiguration`, `validateJSONPatch`: trimmed, with the policy's variables,
+/// `params` and the authorizer) and not the other one. Upstream also declares the patch types
+/// (`Object{…}`, `JSONPatch{…}`) and the `jsonpatch` library, which kssa's checker does not:
+/// an expression that builds one is left unchecked (`Checked::Unknown`), and its result type is
+/// not compared.
+fn mutation(cel: &PolicyCel, m: &Value, at: &str, errors: &mut Vec<FieldError>) {
     let patch_type = text(m, "patchType");
     let (own, other) = match patch_type {
         "" => {
@@ -100,10 +105,18 @@ fn mutation(m: &Value, at: &str, errors: &mut Vec<FieldError>) {
             join(at, &format!(".{own}")),
             format!("must be specified when patchType is {patch_type}"),
         )),
-        Some(patch) if text(patch, "expression").trim().is_empty() => errors.push(
-            FieldError::required(join(at, &format!(".{own}.expression")), ""),
-        ),
-        Some(_) => {}
+        Some(patch) => {
+            let expression = text(patch, "expression");
+            let trimmed = expression.trim();
+            let expression_at = join(at, &format!(".{own}.expression"));
+            if trimmed.is_empty() {
+                errors.push(FieldError::required(expression_at, ""));
+            } else {
+                let stored = cel.stored_apply_configuration(expression);
+                let returns = Returns::Unchecked;
+                errors.extend(cel.check(trimmed, trimmed, &expression_at, true, returns, stored));
+            }
+        }
     }
     if present(m, other).is_some() {
         // Upstream quotes the field's name in braces, not its value.
