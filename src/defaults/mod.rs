@@ -9,6 +9,7 @@
 //! The same decoding is the server's read path ([`decode_stored`]): every stored object is
 //! decoded and defaulted before a diff, a merge or an update looks at it.
 
+mod dra;
 pub(crate) mod gotypes;
 mod image;
 pub mod quantity;

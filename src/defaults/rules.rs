@@ -160,13 +160,19 @@ pub(crate) fn default_object(type_name: &str, object: &mut Value) {
         ("autoscaling", "HorizontalPodAutoscaler") if type_name.contains(".v2.") => {
             hpa(child(obj, "spec"))
         }
+        ("resource", "ResourceClaim") if type_name.contains(".v1.") => {
+            super::dra::claim_spec(child(obj, "spec"))
+        }
+        ("resource", "ResourceClaimTemplate") if type_name.contains(".v1.") => {
+            super::dra::claim_spec(child(obj, "spec").and_then(|s| child(s, "spec")))
+        }
         _ => {}
     }
 }
 
 // ---- helpers ----
 
-fn child<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
+pub(super) fn child<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
     m.get_mut(key)?.as_map_mut()
 }
 
@@ -179,7 +185,7 @@ fn child_or_insert<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
 }
 
 /// Runs `f` on every map item of a list.
-fn each(list: Option<&mut Value>, mut f: impl FnMut(&mut Map)) {
+pub(super) fn each(list: Option<&mut Value>, mut f: impl FnMut(&mut Map)) {
     if let Some(Value::List(items)) = list {
         for item in items.iter_mut().filter_map(Value::as_map_mut) {
             f(item);
@@ -189,7 +195,7 @@ fn each(list: Option<&mut Value>, mut f: impl FnMut(&mut Map)) {
 
 /// Whether a field counts as unset: missing, null, or the zero value of a non-pointer field
 /// (the round trip has dropped the zero values it can tell apart, the rest are checked here).
-fn unset(m: &Map, key: &str) -> bool {
+pub(super) fn unset(m: &Map, key: &str) -> bool {
     match m.get(key) {
         None | Some(Value::Null) => true,
         Some(Value::String(s)) => s.is_empty(),

@@ -290,7 +290,7 @@ fn indexed_name(object: &Value, spec: &Value, errors: &mut Vec<FieldError>) {
 
 /// An internal struct the server quotes with Go's `%#v` before 1.34 (with pointers kssa cannot
 /// know), as JSON since.
-fn struct_value(value: Option<&Value>, go_type: &str) -> BadValue {
+pub(super) fn struct_value(value: Option<&Value>, go_type: &str) -> BadValue {
     BadValue::GoValue {
         value: value.cloned().unwrap_or(Value::Null),
         go_syntax: format!("{go_type}{{…}}"),

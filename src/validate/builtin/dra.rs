@@ -6,10 +6,13 @@
 //! Messages and paths follow the internal type (the v1 shape: `requests[0].exactly.…`).
 
 use super::super::{FieldError, Write};
+use super::batch::struct_value;
 use super::claim_template;
 use super::dra_claim::{self, CONFIG_MAX};
 use super::fields::{items, present, spec};
 use super::resources;
+use super::selector::semantic_eq;
+use super::workloads::IMMUTABLE;
 use crate::kube::VersionRange;
 use crate::validate::field::join;
 use crate::value::Value;
@@ -18,19 +21,34 @@ use crate::value::Value;
 /// before.
 const EXTENDED_RESOURCE: VersionRange = VersionRange::since(36);
 
-/// `ValidateResourceClaim`. On update only the spec's immutability is checked (1.35's
-/// `ValidateResourceClaimUpdate`); it is not reported here (see docs).
+/// `ValidateResourceClaim`. On update only the spec's immutability is checked
+/// (`ValidateResourceClaimUpdate`: `ValidateImmutableField(spec, oldSpec, "spec")`; from 1.35 an
+/// unchanged spec is not validated again).
 pub fn resource_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    if w.is_update() {
+    if let Some(old) = w.live {
+        immutable_spec(object, old, "resource.ResourceClaimSpec", errors);
         return;
     }
     dra_claim::claim_spec(spec(object), "spec", w.version(), errors);
 }
 
+/// `ValidateImmutableField` of the whole spec, compared as `Semantic.DeepEqual` compares the
+/// internal structs. The server quotes the untagged internal struct, whose fields change from
+/// release to release; kssa quotes the spec as written (see docs).
+fn immutable_spec(object: &Value, old: &Value, go_type: &str, errors: &mut Vec<FieldError>) {
+    let (new_spec, old_spec) = (object.get("spec"), old.get("spec"));
+    if !semantic_eq(new_spec, old_spec) {
+        let value = struct_value(new_spec, go_type);
+        errors.push(FieldError::invalid("spec", value, IMMUTABLE));
+    }
+}
+
 /// `ValidateResourceClaimTemplate`: the template's metadata (`ValidateTemplateObjectMeta`),
-/// then its claim spec at `spec.spec`.
+/// then its claim spec at `spec.spec`; on update the template spec is immutable.
 pub fn resource_claim_template(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    if w.is_update() {
+    if let Some(old) = w.live {
+        // `ValidateResourceClaimTemplateUpdate`: the template spec, metadata included.
+        immutable_spec(object, old, "resource.ResourceClaimTemplateSpec", errors);
         return;
     }
     let version = w.version();
