@@ -22,14 +22,14 @@ pub(super) struct CallSite<'a> {
 }
 
 impl CallSite<'_> {
-    fn args_cost(&self) -> Range {
+    pub(super) fn args_cost(&self) -> Range {
         self.arg_costs
             .iter()
             .fold(Range::fixed(0), |sum, c| sum.add(*c))
     }
 
     /// One unit plus the arguments: cel-go's cost of every O(1) function.
-    fn nominal(&self) -> Range {
+    pub(super) fn nominal(&self) -> Range {
         Range::fixed(1).add(self.args_cost())
     }
 }
@@ -58,8 +58,11 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
         }
         (operators::NEGATE, false, [t]) => (site.nominal(), None, t.clone()),
         (operators::EQUALS, false, [CelType::Opaque(l), CelType::Opaque(r)]) if l == r => {
-            // Kubernetes prices equal quantities at one unit; URLs by a size kssa does not keep.
-            if *l != QUANTITY {
+            // Kubernetes prices equal quantities at one unit, and from 1.32 equal IPs, CIDRs
+            // and semvers; URLs by a size kssa does not keep.
+            let unit = *l == QUANTITY
+                || (OPAQUE_EQUALITY.contains(c.version) && NET_AND_SEMVER.contains(l));
+            if !unit {
                 return None;
             }
             (site.nominal(), None, CelType::Scalar(Scalar::Bool))
@@ -218,6 +221,14 @@ pub(super) fn function_cost(c: &mut Coster, site: &CallSite) -> Option<(Range, O
 }
 
 const URL: &str = "url";
+/// The equality estimate (`case "_==_"`) appeared in 1.32; before, cel-go priced these by a
+/// size kssa does not keep.
+const OPAQUE_EQUALITY: VersionRange = VersionRange::since(32);
+const NET_AND_SEMVER: &[&str] = &[
+    super::cel_cost_net::IP,
+    super::cel_cost_net::CIDR,
+    super::cel_cost_net::SEMVER,
+];
 const QUANTITY: &str = "quantity";
 
 /// The optionals' accessors and the URL and quantity libraries: O(1) but for parsing, which
@@ -236,6 +247,10 @@ fn library_values(
         let n = c.size(&site.args[0]).unwrap_or(Range::UNKNOWN);
         (n, n.factor(STRING_TRAVERSAL).add(site.args_cost()))
     };
+    let net = super::cel_cost_net::values(c, site, name, member, args, target_ty.as_ref());
+    if net.is_some() {
+        return net;
+    }
     let (cost, size, ty) = match (name, member, args, target_ty) {
         ("hasValue", true, [], Some(CelType::Optional(_))) => (site.nominal(), None, bool_ty),
         ("value", true, [], Some(CelType::Optional(t)))
@@ -257,7 +272,7 @@ fn library_values(
             (site.nominal(), None, ty)
         }
         ("quantity" | "isQuantity", false, [CelType::Scalar(Scalar::String)], None) => {
-            let priced = QUANTITY_PARSE_PRICED.iter().any(|r| r.contains(c.version));
+            let priced = PARSE_PRICED.iter().any(|r| r.contains(c.version));
             let cost = if priced { parsed(c).1 } else { site.nominal() };
             let ty = if name == "quantity" {
                 CelType::Opaque(QUANTITY)
@@ -284,10 +299,12 @@ fn library_values(
 
 /// `url()` gives its argument's size as its result's from Kubernetes 1.32.
 const URL_RESULT_SIZE: VersionRange = VersionRange::since(32);
-/// `quantity()` and `isQuantity()` are priced by the string they parse, except in 1.33: its
-/// estimator then looked for a receiver these global functions do not have, and cel-go no
-/// longer passed an empty one (before, it always did).
-const QUANTITY_PARSE_PRICED: [VersionRange; 2] = [VersionRange::until(32), VersionRange::since(34)];
+/// The global parsers (`quantity()`, `isQuantity()`, `ip()`, `cidr()`, `isIP()`, `isCIDR()`,
+/// `semver()`, `isSemver()`) are priced by the string they parse, except in 1.33: its estimator
+/// then looked for a receiver these functions do not have, and cel-go no longer passed an
+/// empty one (before, it always did).
+pub(super) const PARSE_PRICED: [VersionRange; 2] =
+    [VersionRange::until(32), VersionRange::since(34)];
 
 /// The timestamp and duration accessors, all O(1).
 const TIME_ACCESSORS: &[&str] = &[

@@ -55,9 +55,13 @@ fn strings(max: Option<i64>) -> String {
 }
 
 fn cost(schema: &str, rule: &str) -> Option<u64> {
+    cost_at(schema, rule, 36)
+}
+
+fn cost_at(schema: &str, rule: &str, minor: u8) -> Option<u64> {
     let value = crate::value::from_json_str(schema).unwrap();
     let root = Arc::new(decl(&value, false).unwrap());
-    estimate(rule, &root, KubeVersion::new(36).unwrap(), false)
+    estimate(rule, &root, KubeVersion::new(minor).unwrap(), false)
 }
 
 type Gen = fn(Option<i64>) -> String;
@@ -276,16 +280,7 @@ fn optionals_urls_and_quantities() {
     // url: 3145726 × 0.1 plus `self`; getScheme 1; `==` with a 5-character literal 1.
     let rule = "isURL(self) && url(self).getScheme() == 'https'";
     assert_eq!(cost(&string(None), rule), Some(2 + 314574 + 1 + 1));
-    let at = |minor| {
-        let value = crate::value::from_json_str(&string(Some(10))).unwrap();
-        let root = Arc::new(decl(&value, false).unwrap());
-        estimate(
-            "quantity(self).isInteger()",
-            &root,
-            KubeVersion::new(minor).unwrap(),
-            false,
-        )
-    };
+    let at = |minor| cost_at(&string(Some(10)), "quantity(self).isInteger()", minor);
     // 40 × 0.1 + 1 for the parse, 1 for the method; 1.33 prices the parse at one unit.
     assert_eq!(at(32), Some(6));
     assert_eq!(at(33), Some(3));
@@ -317,4 +312,52 @@ fn two_variable_macros_cost_as_their_expansion() {
         Some(10 + 1 + 1 + 10 * 14 + 1 + 1)
     );
     assert_eq!(at("self.all(i, x, x > 0)", 32), None);
+}
+
+#[test]
+fn ips_cidrs_and_semvers_match_the_library_cost_tests() {
+    // k8s.io/apiserver pkg/cel/library/cost_test.go (v0.36) `TestIPCost`, `TestCIDRCost` and
+    // `TestSemverCost`: the estimates' maxima.
+    let cases = [
+        ("ip('192.168.0.1')", 2),
+        ("ip('192.168.0.1').family()", 3),
+        ("ip('192.168.0.1').isGlobalUnicast()", 3),
+        ("ip('192.168.0.1') == ip('192.168.0.1')", 5),
+        ("ip('2001:db8:3333:4444:5555:6666:7777:8888')", 4),
+        (
+            "ip('2001:db8:3333:4444:5555:6666:7777:8888').isLoopback()",
+            5,
+        ),
+        ("cidr('192.168.0.0/16')", 2),
+        ("cidr('192.168.0.0/16').ip()", 3),
+        ("cidr('192.168.0.0/16').prefixLength()", 3),
+        ("cidr('192.168.0.0/16').masked()", 3),
+        ("cidr('192.168.0.0/16') == cidr('2001:db8::/32')", 5),
+        (
+            "cidr('192.168.0.0/16').containsCIDR(cidr('192.0.0.0/30'))",
+            11,
+        ),
+        ("cidr('192.168.0.0/16').containsCIDR('192.0.0.0/30')", 11),
+        ("cidr('192.168.0.0/16').containsIP(ip('192.0.0.1'))", 7),
+        ("cidr('192.168.0.0/16').containsIP('192.169.0.1')", 8),
+        (
+            "cidr('2001:db8::/32').containsIP(ip('2001:db8:3333:4444:5555:6666:7777:8888'))",
+            10,
+        ),
+        ("cidr('2001:db8::/32').containsIP('2001:db8::1')", 8),
+        ("semver('1.0.0')", 1),
+        ("isSemver('1234.56789012345.67890123456789')", 4),
+        ("semver('1.2.3').major()", 2),
+        ("semver('1.0.0').isLessThan(semver('1.1.0'))", 3),
+        ("semver('1.0.0').compareTo(semver('1.2.3'))", 3),
+    ];
+    for (rule, want) in cases {
+        assert_eq!(cost(&string(None), rule), Some(want), "{rule}");
+    }
+    let at = |minor| cost_at(&string(Some(10)), "isCIDR(self)", minor);
+    // 40 × 0.1 plus `self`; 1.33 prices the parse at one unit, as for quantities.
+    assert_eq!((at(32), at(33), at(34)), (Some(5), Some(2), Some(5)));
+    // The equality estimate of these types appeared in 1.32.
+    let equal = "ip('192.168.0.1') == ip('192.168.0.1')";
+    assert_eq!(cost_at(&string(None), equal, 31), None);
 }

@@ -15,6 +15,7 @@ pub(crate) mod cel_cost;
 mod cel_cost_decl;
 mod cel_cost_fns;
 mod cel_cost_macros;
+mod cel_cost_net;
 #[cfg(test)]
 mod cel_cost_tests;
 mod cel_cost_types;
