@@ -3,7 +3,7 @@
 
 use crate::value::Value;
 
-use super::gofmt::{go_map, go_value};
+use crate::value::gofmt::{go_map, go_value};
 
 /// The three patch content types the API server accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! (pkg/util/jsonmergepatch/patch.go) over evanphx/json-patch v4 `CreateMergePatch` (merge.go,
 //! `getDiff`). Lists are replaced whole and `null` deletes.
 
-use super::gofmt::go_map;
 use super::merge_patch;
+use crate::value::gofmt::go_map;
 use crate::value::{from_json_str, to_json_string, Map, Value};
 
 /// A check on the finished patch (`mergepatch.PreconditionFunc`).

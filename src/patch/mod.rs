@@ -5,9 +5,8 @@
 //!
 //! Each function reproduces the reference library's result and error, including its non-RFC
 //! behaviours; error messages carry the library's wording so they can be compared with it.
-
 mod error;
-pub(crate) mod gofmt;
+
 mod json_merge_three_way;
 mod json_patch;
 mod merge_patch;

@@ -41,13 +41,18 @@ pub(crate) fn validate(
     }
 }
 
-/// A value as Go's `%v` would print it in the reference's messages.
+/// The value a type error names, as the API server prints it: the applied object's values are
+/// SMD `*value.valueUnstructured`s, which have no `String` method, so `%v` gives `&{true}`
+/// and `&{map[a:b]}` (structured-merge-diff `typed/helpers.go` `listValue`, `mapValue`,
+/// `typed/validate.go` `validateScalar`).
 pub(crate) fn go_value(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => "<nil>".to_string(),
-        other => crate::value::to_json_string(other),
-    }
+    format!("&{{{}}}", crate::value::gofmt::go_value(v))
+}
+
+/// `%#v` of the same value: `&value.valueUnstructured{Value:[]interface {}{"a"}}`.
+fn go_syntax(v: &Value) -> String {
+    let inner = crate::value::gofmt::go_syntax_value(v);
+    format!("&value.valueUnstructured{{Value:{inner}}}")
 }
 
 pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationErrors {
@@ -67,10 +72,7 @@ pub(crate) fn validate_scalar(t: Scalar, v: &Value, prefix: &str) -> ValidationE
             "{prefix}expected numeric (int or float), got {}",
             v.go_type_name()
         ),
-        Scalar::String => format!(
-            "{prefix}expected string, got {}",
-            crate::value::to_json_string(v)
-        ),
+        Scalar::String => format!("{prefix}expected string, got {}", go_syntax(v)),
         Scalar::Boolean => format!("{prefix}expected boolean, got {}", go_value(v)),
         Scalar::Untyped => unreachable!("untyped scalars accept everything"),
     };

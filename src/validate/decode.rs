@@ -139,7 +139,7 @@ fn decode_update(w: &Write, strict: bool) -> Option<walk::Outcome> {
 /// the patched object's JSON for the others.
 fn invalid_patch(w: &Write, patch: Patch, error: &str) -> StatusError {
     let quoted = match patch.patch_type {
-        PatchType::Strategic => crate::patch::gofmt::go_value(patch.document),
+        PatchType::Strategic => crate::value::gofmt::go_value(patch.document),
         PatchType::Merge | PatchType::Json => patched_object_json(w.body),
     };
     StatusError::invalid(

@@ -2,8 +2,8 @@
 //! `%#v` of the few typed composites the server quotes (label maps, string lists, label
 //! selectors) and of unstructured values (`map[string]interface {}{…}`).
 
-// `%v` of a float64, shared with the patch errors.
-pub(crate) use crate::patch::gofmt::go_float;
+// `strconv.Quote`, shared with the patch and schema errors.
+pub use crate::value::gofmt::go_quote;
 use crate::value::{Map, Value};
 
 /// The Go type of a typed composite bad value, enough to print it with `%#v`.
@@ -15,49 +15,6 @@ pub enum GoType {
     StringList,
     /// `v1.LabelSelector` (a pointer the server dereferences before printing).
     LabelSelector,
-}
-
-/// `strconv.Quote`: double quotes, Go escapes, non-printable runes as `\x`/`\u`/`\U`.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if is_go_printable(c) => out.push(c),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An approximation of `unicode.IsPrint` good for the text objects carry: controls, the C1
-/// block, separators other than space, and private-use/format runes are escaped.
-fn is_go_printable(c: char) -> bool {
-    let u = c as u32;
-    !(c.is_control()
-        || (0x80..0xa0).contains(&u)
-        || u == 0xad
-        || (0x2000..=0x200f).contains(&u)
-        || (0x2028..=0x202e).contains(&u)
-        || (0x2060..=0x206f).contains(&u)
-        || u == 0xfeff
-        || (0xe000..=0xf8ff).contains(&u)
-        || (0xfff9..=0xfffb).contains(&u))
-        || c == ' '
 }
 
 /// How the server prints a scalar or unstructured bad value before 1.34: `%v` for numbers and
@@ -73,24 +30,7 @@ pub fn go_value(v: &Value) -> String {
 
 /// `%#v` of a value held in an `interface{}`.
 fn go_interface(v: &Value) -> String {
-    match v {
-        Value::Null => "interface {}(nil)".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => go_float(*f),
-        Value::String(s) => go_quote(s),
-        Value::List(items) => {
-            let parts: Vec<String> = items.iter().map(go_interface).collect();
-            format!("[]interface {{}}{{{}}}", parts.join(", "))
-        }
-        Value::Map(m) => {
-            let parts: Vec<String> = sorted(m)
-                .into_iter()
-                .map(|(k, v)| format!("{}:{}", go_quote(k), go_interface(v)))
-                .collect();
-            format!("map[string]interface {{}}{{{}}}", parts.join(", "))
-        }
-    }
+    crate::value::gofmt::go_syntax_value(v)
 }
 
 fn sorted(m: &Map) -> Vec<(&String, &Value)> {

@@ -497,7 +497,8 @@ fn merge_list<L: PatchMetaLookup>(
                     let Value::Map(o) = std::mem::take(&mut merged[i]) else {
                         unreachable!("element kinds checked")
                     };
-                    let item_path = format!("{path}[{merge_key}={}]", super::gofmt::go_value(key));
+                    let item_path =
+                        format!("{path}[{merge_key}={}]", crate::value::gofmt::go_value(key));
                     merged[i] = Value::Map(merge_map(o, p.clone(), schema, &item_path, mode)?);
                 }
                 None => merged.push(item.clone()),

@@ -8,10 +8,10 @@ use super::formats;
 use super::schema::SchemaNode;
 use super::wording::too_long;
 use crate::kube::KubeVersion;
-use crate::patch::gofmt::go_float;
 use crate::validate::field::indexed;
 use crate::validate::field::{BadValue, ErrorType, FieldError};
 use crate::validate::goprint::go_quote;
+use crate::value::gofmt::go_float;
 use crate::value::Value;
 
 /// Where kube-openapi says the value is (`in`).

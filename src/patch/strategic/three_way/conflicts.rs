@@ -6,8 +6,8 @@ use super::super::order::{dedup_scalars, element_kind, go_deep_eq, go_eq, ItemKi
 use super::super::{DIRECTIVE, MERGE, REPLACE, RETAIN_KEYS};
 use super::lists::sort_by_text;
 use super::{lookup, retain_keys_and_strategy, same_type, Result};
-use crate::patch::gofmt::go_value;
 use crate::patch::{FieldPatchMeta, PatchMetaLookup, StrategicError};
+use crate::value::gofmt::go_value;
 use crate::value::{Map, Value};
 
 /// `MergingMapsHaveConflicts`: whether two patches set something differently.

@@ -7,8 +7,8 @@ use super::super::order::{
 };
 use super::super::{DELETE, DIRECTIVE};
 use super::{diff_maps, DiffOptions, Result};
-use crate::patch::gofmt::go_value;
 use crate::patch::{PatchMetaLookup, StrategicError};
+use crate::value::gofmt::go_value;
 use crate::value::{Map, Value};
 
 /// The three parts of a merging list's diff.
