@@ -3,7 +3,8 @@
 //! `validateMutation`, `validateApplyConfiguration`, `validateJSONPatch`,
 //! `validateMutatingAdmissionPolicyBindingSpec`), sharing the ValidatingAdmissionPolicy rules
 //! where upstream shares them. The match conditions and variables are compiled as a validating
-//! policy's; the mutations' `Object{…}` / `JSONPatch{…}` expressions are not (see the docs).
+//! policy's, the mutations' expressions with the variables too; what builds `Object{…}` /
+//! `JSONPatch{…}` values is checked for syntax only (see the docs).
 
 use super::super::{FieldError, Write};
 use super::admission::strings;
@@ -34,8 +35,7 @@ pub fn mutating_admission_policy(w: &Write, object: &Value, errors: &mut Vec<Fie
         errors,
     );
     // `ignoreMutatingAdmissionPolicyMatchConditions` is as for the validating policy; the
-    // compiler is always composited. The mutations' expressions, compiled with the patch types
-    // (`Object`, `JSONPatch`), are not.
+    // compiler is always composited (`createCompiler(true)`).
     let cel = conditions_and_variables(w, spec, true, errors);
     let mutations = items(spec.get("mutations"));
     if mutations.is_empty() {
