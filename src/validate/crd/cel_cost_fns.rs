@@ -9,7 +9,7 @@ use kube_cel::cel::common::ast::{operators, Expr, LiteralValue};
 use kube_cel::cel::parser::Expression;
 
 /// `common.StringTraversalCostFactor`.
-const STRING_TRAVERSAL: f64 = 0.1;
+pub(super) const STRING_TRAVERSAL: f64 = 0.1;
 /// `common.RegexStringLengthCostFactor`.
 const REGEX_LENGTH: f64 = 0.25;
 
@@ -243,10 +243,6 @@ fn library_values(
 ) -> Option<(Range, Option<Range>)> {
     let string = CelType::Scalar(Scalar::String);
     let bool_ty = CelType::Scalar(Scalar::Bool);
-    let parsed = |c: &mut Coster| {
-        let n = c.size(&site.args[0]).unwrap_or(Range::UNKNOWN);
-        (n, n.factor(STRING_TRAVERSAL).add(site.args_cost()))
-    };
     let net = super::cel_cost_net::values(c, site, name, member, args, target_ty.as_ref());
     if net.is_some() {
         return net;
@@ -256,7 +252,7 @@ fn library_values(
         ("value", true, [], Some(CelType::Optional(t)))
         | ("orValue", true, [_], Some(CelType::Optional(t))) => (site.nominal(), None, *t),
         ("url", false, [CelType::Scalar(Scalar::String)], None) => {
-            let (n, cost) = parsed(c);
+            let (n, cost) = parsed(c, site);
             let size = URL_RESULT_SIZE.contains(c.version).then_some(n);
             (cost, size, CelType::Opaque(URL))
         }
@@ -273,7 +269,11 @@ fn library_values(
         }
         ("quantity" | "isQuantity", false, [CelType::Scalar(Scalar::String)], None) => {
             let priced = PARSE_PRICED.iter().any(|r| r.contains(c.version));
-            let cost = if priced { parsed(c).1 } else { site.nominal() };
+            let cost = if priced {
+                parsed(c, site).1
+            } else {
+                site.nominal()
+            };
             let ty = if name == "quantity" {
                 CelType::Opaque(QUANTITY)
             } else {
@@ -295,6 +295,13 @@ fn library_values(
     };
     c.set_type(site.call, ty);
     Some((cost, size))
+}
+
+/// A global parser's argument size and cost: one traversal of the string it parses, plus its
+/// arguments.
+pub(super) fn parsed(c: &mut Coster, site: &CallSite) -> (Range, Range) {
+    let n = c.size(&site.args[0]).unwrap_or(Range::UNKNOWN);
+    (n, n.factor(STRING_TRAVERSAL).add(site.args_cost()))
 }
 
 /// `url()` gives its argument's size as its result's from Kubernetes 1.32.

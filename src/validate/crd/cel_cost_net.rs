@@ -4,7 +4,7 @@
 //! bytes (4 or 16 each).
 
 use super::cel_cost::{CelType, Coster, Range, Scalar};
-use super::cel_cost_fns::{CallSite, PARSE_PRICED};
+use super::cel_cost_fns::{parsed, CallSite, PARSE_PRICED, STRING_TRAVERSAL};
 
 pub(super) const IP: &str = "net.IP";
 pub(super) const CIDR: &str = "net.CIDR";
@@ -12,7 +12,6 @@ pub(super) const SEMVER: &str = "kubernetes.Semver";
 
 /// `checker.SizeEstimate{Min: 4, Max: 16}`: an address's bytes.
 const ADDRESS_BYTES: Range = Range { min: 4, max: 16 };
-const STRING_TRAVERSAL: f64 = 0.1;
 
 /// The call's cost and result size, with its type recorded, or `None` when it is not one of
 /// these libraries' (or kssa cannot tell its overload).
@@ -34,8 +33,7 @@ pub(super) fn values(
             if *s == string =>
         {
             let cost = if PARSE_PRICED.iter().any(|r| r.contains(c.version)) {
-                let n = c.size(&site.args[0]).unwrap_or(Range::UNKNOWN);
-                n.factor(STRING_TRAVERSAL).add(site.args_cost())
+                parsed(c, site).1
             } else {
                 site.nominal()
             };
