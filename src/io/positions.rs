@@ -268,8 +268,14 @@ fn step<'n>(node: &'n Node, path: &str, second: bool) -> Option<(&'n Node, Mark,
     }
     let end = bracket_end(path)?;
     let inner = &path[1..end];
-    let Kind::Seq(items) = &node.kind else {
-        return None;
+    let items = match &node.kind {
+        Kind::Seq(items) => items,
+        // The server names a map's key in brackets, as written: `metadata.labels[app]`.
+        Kind::Map(entries) => {
+            let entry = entries.iter().rev().find(|e| e.key == inner)?;
+            return Some((&entry.value, entry.at, end + 1));
+        }
+        Kind::Scalar(_) | Kind::Opaque => return None,
     };
     let item = if let Ok(i) = inner.parse::<usize>() {
         items.get(i)?
@@ -367,6 +373,11 @@ mod tests {
             "16:11"
         );
         assert_eq!(at(&format!("{c}[1]"), Anchor::Key), "17:9");
+        assert_eq!(
+            at(".metadata.annotations[kubernetes.io/a.b]", Anchor::Key),
+            "8:5"
+        );
+        assert_eq!(at(".metadata.annotations[other]", Anchor::Key), "7:3");
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod difflib;
 pub mod field;
 pub mod formats;
 pub mod gojson;
+pub mod gojson_syntax;
 pub mod goprint;
 pub mod gotime;
 pub mod path_text;

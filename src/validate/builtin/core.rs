@@ -176,6 +176,30 @@ fn decoded_len(text: &str) -> usize {
     n * 3 / 4
 }
 
+/// The annotation a service account token Secret must name its account in; the token
+/// controller fills in the rest.
+const SERVICE_ACCOUNT_NAME_KEY: &str = "kubernetes.io/service-account.name";
+
+/// A docker config Secret's payload must be present and unmarshal, as Go's encoding/json
+/// does, into a map; the server quotes Go's error and redacts the value.
+fn docker_config(object: &Value, key: &str, errors: &mut Vec<FieldError>) {
+    let Some(payload) = object.get("data").and_then(|d| d.get(key)) else {
+        errors.push(FieldError::required(format!("data[{key}]"), ""));
+        return;
+    };
+    // Text that is not base64 was refused when the body was decoded.
+    let Some(bytes) = payload.as_str().and_then(super::certificates::decode_bytes) else {
+        return;
+    };
+    if let Some(message) = crate::validate::gojson_syntax::map_unmarshal_error(&bytes) {
+        errors.push(FieldError::invalid(
+            format!("data[{key}]"),
+            FieldError::string_value("<secret contents redacted>"),
+            message,
+        ));
+    }
+}
+
 /// `ValidateSecret` / `ValidateSecretUpdate`.
 pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if let Some(old) = w.live {
@@ -205,10 +229,20 @@ pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 }
             }
         }
-        "kubernetes.io/dockerconfigjson" if !has(".dockerconfigjson") => {
-            errors.push(required(".dockerconfigjson"));
+        "kubernetes.io/service-account-token" => {
+            let annotations = object.get("metadata").and_then(|m| m.get("annotations"));
+            if annotations
+                .map_or("", |a| text(a, SERVICE_ACCOUNT_NAME_KEY))
+                .is_empty()
+            {
+                errors.push(FieldError::required(
+                    format!("metadata.annotations[{SERVICE_ACCOUNT_NAME_KEY}]"),
+                    "",
+                ));
+            }
         }
-        "kubernetes.io/dockercfg" if !has(".dockercfg") => errors.push(required(".dockercfg")),
+        "kubernetes.io/dockerconfigjson" => docker_config(object, ".dockerconfigjson", errors),
+        "kubernetes.io/dockercfg" => docker_config(object, ".dockercfg", errors),
         "kubernetes.io/basic-auth" if !has("username") && !has("password") => {
             errors.push(required("username"));
             errors.push(required("password"));
