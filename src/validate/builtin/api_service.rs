@@ -7,37 +7,53 @@ use super::super::goprint::go_quote;
 use super::super::{formats, BadValue, FieldError, Write};
 use super::certificates::decode_bytes;
 use super::fields::{present, spec, text};
-use super::meta::NameRule;
 use crate::value::Value;
 
 /// v1 `SetDefaults_ServiceReference`.
 const DEFAULT_PORT: i64 = 443;
 
-/// `ValidateAPIService`: the name `version.group` (its path segment form is the metadata rule's,
-/// [`NameRule::PathSegment`]), group and version formats, the two priorities, and the service
-/// reference or the local service's restrictions.
-pub fn api_service(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+/// `ValidateAPIService`'s name function, for `name` and `generateName` alike (it ignores the
+/// prefix flag): a path segment, then `spec.version + "." + spec.group`.
+pub fn name_messages(object: &Value, name: &str) -> Vec<String> {
+    let segment = formats::path_segment_name(name);
+    if !segment.is_empty() {
+        return segment;
+    }
+    let spec = spec(object);
+    let required = format!("{}.{}", text(spec, "version"), text(spec, "group"));
+    if name == required {
+        return Vec::new();
+    }
+    vec![format!(
+        "must be `spec.version+\".\"+spec.group`: {}",
+        go_quote(&required)
+    )]
+}
+
+/// `ValidateAPIService`: group and version formats, the two priorities, and the service
+/// reference or the local service's restrictions. The name rule is the metadata check's
+/// ([`super::meta::NameRule::ApiService`]); on update, where the metadata check leaves names alone,
+/// `ValidateAPIServiceUpdate` runs `ValidateAPIService` whole, so it is run here.
+pub fn api_service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let (group, version) = (text(spec, "group"), text(spec, "version"));
-    let required = format!("{version}.{group}");
-    let name = object
-        .get_path(&["metadata", "name"])
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    // The name function runs inside ValidateObjectMeta, on update too; a malformed segment is
-    // reported by the metadata rules instead.
-    if !name.is_empty()
-        && NameRule::PathSegment.messages(name, false).is_empty()
-        && name != required
-    {
-        errors.push(FieldError::invalid(
-            "metadata.name",
-            FieldError::string_value(name),
-            format!(
-                "must be `spec.version+\".\"+spec.group`: {}",
-                go_quote(&required)
-            ),
-        ));
+    if w.is_update() {
+        for field in ["generateName", "name"] {
+            let name = object
+                .get_path(&["metadata", field])
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if name.is_empty() {
+                continue;
+            }
+            for msg in name_messages(object, name) {
+                errors.push(FieldError::invalid(
+                    format!("metadata.{field}"),
+                    FieldError::string_value(name),
+                    msg,
+                ));
+            }
+        }
     }
     if group.is_empty() && version != "v1" {
         errors.push(FieldError::required(

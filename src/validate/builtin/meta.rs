@@ -26,6 +26,10 @@ pub enum NameRule {
     /// subdomain, or without a signer name a DNS subdomain without `:`
     /// ([`super::cluster_trust_bundle::name_messages`], which needs the object's signer).
     TrustBundle,
+    /// `ValidateAPIService`'s name function: a path segment that is `spec.version + "." +
+    /// spec.group` ([`super::api_service::name_messages`], which needs the object's spec),
+    /// for `generateName` too, whole.
+    ApiService,
 }
 
 /// Name rules of the built-in kinds that are not DNS subdomains (pkg/apis/*/validation:
@@ -55,19 +59,14 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
         "ClusterRoleBinding",
         NameRule::PathSegment,
     ),
-    // kube-aggregator `ValidateAPIService`: a path segment, then `version.group`
-    // (builtin/api_service.rs).
-    (
-        "apiregistration.k8s.io",
-        "APIService",
-        NameRule::PathSegment,
-    ),
     ("networking.k8s.io", "IPAddress", NameRule::IpAddress),
     (
         "certificates.k8s.io",
         "ClusterTrustBundle",
         NameRule::TrustBundle,
     ),
+    // kube-aggregator `ValidateAPIService`: a path segment, then `version.group`.
+    ("apiregistration.k8s.io", "APIService", NameRule::ApiService),
 ];
 
 /// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).
@@ -88,6 +87,7 @@ impl NameRule {
             NameRule::TrustBundle => {
                 return super::cluster_trust_bundle::name_messages("", name, prefix)
             }
+            NameRule::ApiService => return formats::path_segment_name(name),
             _ => {}
         }
         if self == NameRule::PathSegment {
@@ -112,7 +112,10 @@ impl NameRule {
             NameRule::Subdomain => formats::dns1123_subdomain(name),
             NameRule::Label => formats::dns1123_label(name),
             NameRule::Dns1035Label => formats::dns1035_label(name),
-            NameRule::PathSegment | NameRule::IpAddress | NameRule::TrustBundle => {
+            NameRule::PathSegment
+            | NameRule::IpAddress
+            | NameRule::TrustBundle
+            | NameRule::ApiService => {
                 unreachable!("handled above")
             }
         }
@@ -140,6 +143,7 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             NameRule::TrustBundle => {
                 super::cluster_trust_bundle::name_messages(signer, name, prefix)
             }
+            NameRule::ApiService => super::api_service::name_messages(object, name),
             _ => rule.messages(name, prefix),
         };
         let generate_name = text(meta, "generateName");
