@@ -373,9 +373,9 @@ pub(super) fn preserves_unknown(spec: &Value) -> bool {
 }
 
 /// `validateAPIApproval`: groups under k8s.io and kubernetes.io need the approval annotation
-/// (unless the stored object's approval state is the same). An annotation that is neither a
-/// URL nor `unapproved…` is refused only when it has no `://` (Go's `ParseRequestURI` is not
-/// reproduced).
+/// (unless the stored object's approval state is the same). apiextensions' `GetAPIApprovalState`
+/// takes `unapproved…` as a bypass and a string Go's `url.ParseRequestURI` reads with a scheme
+/// and a host as an approval.
 fn api_approval(w: &Write, object: &Value, group: &str, errors: &mut Vec<FieldError>) {
     let protected = group == "k8s.io"
         || group.ends_with(".k8s.io")
@@ -392,7 +392,7 @@ fn api_approval(w: &Write, object: &Value, group: &str, errors: &mut Vec<FieldEr
             .to_string();
         let state = if a.is_empty() {
             0
-        } else if a.starts_with("unapproved") || a.contains("://") {
+        } else if a.starts_with("unapproved") || is_approval_url(&a) {
             1
         } else {
             2
@@ -416,6 +416,11 @@ fn api_approval(w: &Write, object: &Value, group: &str, errors: &mut Vec<FieldEr
         )),
         _ => {}
     }
+}
+
+fn is_approval_url(annotation: &str) -> bool {
+    crate::validate::crd::go_url::parse_request_uri(annotation)
+        .is_ok_and(|url| !url.scheme.is_empty() && !url.host.is_empty())
 }
 
 /// `validatePreserveUnknownFields`: v1 may not turn `spec.preserveUnknownFields` on.
