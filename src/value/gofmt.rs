@@ -99,29 +99,13 @@ pub fn go_quote(s: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32));
             }
-            c if is_go_printable(c) => out.push(c),
+            c if super::go_unicode::is_print(c) => out.push(c),
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
     }
     out.push('"');
     out
-}
-
-/// An approximation of `unicode.IsPrint` good for the text objects carry: controls, the C1
-/// block, separators other than space, and private-use/format runes are escaped.
-fn is_go_printable(c: char) -> bool {
-    let u = c as u32;
-    !(c.is_control()
-        || (0x80..0xa0).contains(&u)
-        || u == 0xad
-        || (0x2000..=0x200f).contains(&u)
-        || (0x2028..=0x202e).contains(&u)
-        || (0x2060..=0x206f).contains(&u)
-        || u == 0xfeff
-        || (0xe000..=0xf8ff).contains(&u)
-        || (0xfff9..=0xfffb).contains(&u))
-        || c == ' '
 }
 
 /// `%v` of a float64: shortest digits, exponent form when the exponent is < -4 or >= 6

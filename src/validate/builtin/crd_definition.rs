@@ -350,10 +350,8 @@ fn deprecation_warning(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
         if warning.is_empty() {
             msgs.push("must not be an empty string".to_string());
         }
-        // unicode.IsPrint fails first for control characters; other non-printable runes
-        // (Go's tables) are approximated by the other whitespace.
         for (i, c) in warning.char_indices() {
-            if c.is_control() || (c.is_whitespace() && c != ' ') {
+            if !crate::value::go_unicode::is_print(c) {
                 msgs.push(format!("must only contain printable UTF-8 characters; non-printable character found at index {i}"));
                 break;
             }
