@@ -13,6 +13,7 @@ mod dra;
 pub(crate) mod gotypes;
 mod image;
 pub mod quantity;
+pub(crate) mod quantity_text;
 mod read;
 mod roundtrip;
 mod rules;

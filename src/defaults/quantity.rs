@@ -4,6 +4,7 @@
 //! Values are exact decimals `mantissa × 10^exponent` in `i128`; a quantity too large for that
 //! is left as written (the caller keeps the original text).
 
+use super::quantity_text::{fast_path, interpret, kept_as_written, split, FastPath, Suffix};
 use std::cmp::Ordering;
 
 /// How the quantity was written, which decides how it is printed.
@@ -41,45 +42,41 @@ pub(crate) const DECIMAL: [(&str, i32); 10] = [
 ];
 
 impl Quantity {
-    /// Parses the text form; `None` when it is not a quantity or does not fit.
+    /// Parses the text form as `resource.ParseQuantity` reads it (`-m` and `.5` included);
+    /// `None` when it is not a quantity or does not fit.
     pub fn parse(text: &str) -> Option<Quantity> {
-        let (negative, rest) = match text.as_bytes().first()? {
-            b'-' => (true, &text[1..]),
-            b'+' => (false, &text[1..]),
-            _ => (false, text),
-        };
-        let number_len = rest
-            .find(|c: char| !c.is_ascii_digit() && c != '.')
-            .unwrap_or(rest.len());
-        let (number, suffix) = rest.split_at(number_len);
-        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
-        if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        if text.is_empty() {
+            return None;
+        }
+        let parts = split(text).ok()?;
+        let suffix = interpret(parts.suffix)?;
+        if !parts.value.bytes().any(|b| b.is_ascii_digit())
+            && matches!(fast_path(&parts, suffix), FastPath::No)
+        {
             return None;
         }
         let mut mantissa: i128 = 0;
-        for d in whole.bytes().chain(fraction.bytes()) {
+        for d in parts.num.bytes().chain(parts.denom.bytes()) {
             mantissa = mantissa
                 .checked_mul(10)?
                 .checked_add(i128::from(d - b'0'))?;
         }
-        let mut exponent = -i32::try_from(fraction.len()).ok()?;
-        let format = if let Some(k) = BINARY.iter().position(|s| !s.is_empty() && *s == suffix) {
-            mantissa = mantissa.checked_mul(1i128.checked_shl(10 * k as u32)?)?;
-            Format::BinarySI
-        } else if let Some((_, e)) = DECIMAL.iter().find(|(s, _)| *s == suffix) {
-            exponent += e;
-            Format::DecimalSI
-        } else if let Some(e) = suffix.strip_prefix(['e', 'E']) {
-            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
+        let mut exponent = -i32::try_from(parts.denom.len()).ok()?;
+        let format = match suffix {
+            Suffix::Binary(e) => {
+                mantissa = mantissa.checked_mul(1i128.checked_shl(e)?)?;
+                Format::BinarySI
             }
-            exponent = exponent.checked_add(e.parse::<i32>().ok()?)?;
-            Format::DecimalExponent
-        } else {
-            return None;
+            Suffix::DecimalSi(e) => {
+                exponent = exponent.checked_add(e)?;
+                Format::DecimalSI
+            }
+            Suffix::Exponent(e) => {
+                exponent = exponent.checked_add(e)?;
+                Format::DecimalExponent
+            }
         };
-        if negative {
+        if text.starts_with('-') {
             mantissa = -mantissa;
         }
         let mut q = Quantity {
@@ -89,6 +86,20 @@ impl Quantity {
         };
         q.round_up(-9)?;
         q.normalize();
+        // `ParseQuantity` caps binary quantities at `maxAllowed` (2^63 - 1), keeping the sign.
+        let max = Quantity {
+            mantissa: i128::from(i64::MAX),
+            exponent: 0,
+            format,
+        };
+        let magnitude = Quantity {
+            mantissa: q.mantissa.abs(),
+            ..q
+        };
+        if format == Format::BinarySI && magnitude.compare(&max) == Some(Ordering::Greater) {
+            q.mantissa = max.mantissa * q.mantissa.signum();
+            q.exponent = 0;
+        }
         Some(q)
     }
 
@@ -200,14 +211,14 @@ impl Quantity {
         }
         // Decimal: the exponent goes down to a multiple of three.
         let e3 = self.exponent.div_euclid(3) * 3;
-        let e3 = e3.min(18);
         let shift = u32::try_from(self.exponent - e3).ok()?;
         let number = self.mantissa.checked_mul(10i128.checked_pow(shift)?)?;
         let mut exponent = itoa::Buffer::new();
         let suffix = match self.format {
             Format::DecimalExponent if e3 == 0 => "",
             Format::DecimalExponent => exponent.format(e3),
-            _ => DECIMAL.iter().find(|(_, e)| *e == e3)?.0,
+            // Past `E` Go finds no suffix and prints none (`1000E` is printed `1`).
+            _ => DECIMAL.iter().find(|(_, e)| *e == e3).map_or("", |d| d.0),
         };
         let e = if self.format == Format::DecimalExponent && e3 != 0 {
             "e"
@@ -229,8 +240,13 @@ fn number_text(number: i128, suffix: &str) -> String {
     [digits, suffix].concat()
 }
 
-/// The canonical text of a quantity written as `text`, or `None` when it does not parse.
+/// The text a server stores and prints for a quantity written as `text` (`Quantity.String()`):
+/// the text itself when the parse keeps it, else the canonical form; `None` when it does not
+/// parse.
 pub fn canonicalize(text: &str) -> Option<String> {
+    if kept_as_written(text) {
+        return Some(text.to_string());
+    }
     Quantity::parse(text)?.canonical()
 }
 
@@ -266,11 +282,22 @@ mod tests {
         canon("0.0000000001", "1n");
         canon("-1.5", "-1500m");
         canon("10Gi", "10Gi");
+        // Texts the parse keeps, and Go's leniency (checked against apimachinery v0.34).
+        canon("+1Gi", "+1Gi");
+        canon("1e+3", "1e+3");
+        canon("1.500", "1.500");
+        canon("0.500", "500m");
+        canon(".", "0");
+        canon("-m", "0");
+        canon("36997908Pi", "9223372036854775807");
+        canon("-99Ei", "-9223372036854775807");
+        canon("00031000e18", "31e21");
+        canon("1000E", "1");
     }
 
     #[test]
     fn not_quantities() {
-        for bad in ["", "abc", "1.2.3", "1Qi", "1e", ".", "1 m"] {
+        for bad in ["", "abc", "1.2.3", "1Qi", "1e", "1 m", ".e-12"] {
             assert_eq!(canonicalize(bad), None, "{bad}");
         }
     }

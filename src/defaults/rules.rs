@@ -417,7 +417,12 @@ fn round_resource_list(parent: &mut Map, key: &str) {
         .filter_map(|(i, v)| {
             let text = v.as_str()?;
             let mut q = Quantity::parse(text)?;
+            let unrounded = q;
             q.round_up(-3)?;
+            // `Quantity.RoundUp` keeps a text the parse kept when no rounding is needed.
+            if q == unrounded && super::quantity_text::kept_as_written(text) {
+                return None;
+            }
             let c = q.canonical()?;
             (c != text).then_some((i, c))
         })
