@@ -150,6 +150,24 @@ impl DocumentIndex {
     /// The position of `path` (as kssa prints paths: `.spec.containers[name="a"].ports[0]`).
     /// A path that is not all there gives the deepest node that is.
     pub fn locate(&self, path: &str, anchor: Anchor) -> Position {
+        let (position, whole) = self.walk(path, anchor);
+        if whole {
+            return position;
+        }
+        // The server folds a Secret's `stringData` into `data` before it validates, so its
+        // errors name `data[key]` for a key the manifest wrote under `stringData`.
+        if let Some(key) = path.strip_prefix(".data[") {
+            let (folded, found) = self.walk(&format!(".stringData[{key}"), anchor);
+            if found {
+                return folded;
+            }
+        }
+        position
+    }
+
+    /// The position of the deepest node of `path` the document has, and whether that is all
+    /// of it.
+    fn walk(&self, path: &str, anchor: Anchor) -> (Position, bool) {
         let mut node = &self.root;
         let mut key_at = None;
         let mut rest = path;
@@ -169,10 +187,11 @@ impl DocumentIndex {
             Anchor::Key => key_at.unwrap_or(node.at),
             Anchor::Value | Anchor::Duplicate => node.at,
         };
-        Position {
+        let position = Position {
             line: mark.line,
             column: mark.column,
-        }
+        };
+        (position, rest.is_empty())
     }
 }
 
@@ -378,6 +397,16 @@ mod tests {
             "8:5"
         );
         assert_eq!(at(".metadata.annotations[other]", Anchor::Key), "7:3");
+    }
+
+    #[test]
+    fn secret_data_errors_find_string_data_keys() {
+        let text = "kind: Secret\nstringData:\n  .dockerconfigjson: '{'\ndata:\n  a: eA==\n";
+        let index = DocumentIndex::build(text, 1).unwrap();
+        let at = |p: &str| index.locate(p, Anchor::Key).to_string();
+        assert_eq!(at(".data[.dockerconfigjson]"), "3:3");
+        assert_eq!(at(".data[a]"), "5:3");
+        assert_eq!(at(".data[missing]"), "4:1");
     }
 
     #[test]
