@@ -4,7 +4,7 @@
 //! Values are exact decimals `mantissa × 10^exponent` in `i128`; a quantity too large for that
 //! is left as written (the caller keeps the original text).
 
-use super::quantity_text::{fast_path, interpret, kept_as_written, split, FastPath, Suffix};
+use super::quantity_text::{fast_path, interpret, split, FastPath, Parts, Suffix};
 use std::cmp::Ordering;
 
 /// How the quantity was written, which decides how it is printed.
@@ -50,9 +50,18 @@ impl Quantity {
         }
         let parts = split(text).ok()?;
         let suffix = interpret(parts.suffix)?;
-        if !parts.value.bytes().any(|b| b.is_ascii_digit())
-            && matches!(fast_path(&parts, suffix), FastPath::No)
-        {
+        Quantity::from_parts(text, &parts, suffix, fast_path(&parts, suffix))
+    }
+
+    /// The value of `text`, cut into `parts` with its interpreted `suffix`; `fast` is what the
+    /// fast path makes of it (only the slow path can fail, on a number without digits).
+    fn from_parts(
+        text: &str,
+        parts: &Parts<'_>,
+        suffix: Suffix,
+        fast: FastPath,
+    ) -> Option<Quantity> {
+        if !parts.value.bytes().any(|b| b.is_ascii_digit()) && matches!(fast, FastPath::No) {
             return None;
         }
         let mut mantissa: i128 = 0;
@@ -244,10 +253,17 @@ fn number_text(number: i128, suffix: &str) -> String {
 /// the text itself when the parse keeps it, else the canonical form; `None` when it does not
 /// parse.
 pub fn canonicalize(text: &str) -> Option<String> {
-    if kept_as_written(text) {
-        return Some(text.to_string());
+    match text {
+        "" => return None,
+        "0" => return Some(text.to_string()),
+        _ => {}
     }
-    Quantity::parse(text)?.canonical()
+    let parts = split(text).ok()?;
+    let suffix = interpret(parts.suffix)?;
+    match fast_path(&parts, suffix) {
+        FastPath::KeepsText => Some(text.to_string()),
+        fast => Quantity::from_parts(text, &parts, suffix, fast)?.canonical(),
+    }
 }
 
 #[cfg(test)]

@@ -187,9 +187,14 @@ fn docker_config(object: &Value, key: &str, errors: &mut Vec<FieldError>) {
         errors.push(FieldError::required(format!("data[{key}]"), ""));
         return;
     };
-    // Text that is not base64 was refused when the body was decoded.
-    let Some(bytes) = payload.as_str().and_then(super::certificates::decode_bytes) else {
-        return;
+    // A `null` value decodes to no bytes; text that is not base64 was refused when the body
+    // was decoded.
+    let bytes = match payload {
+        Value::Null => Vec::new(),
+        other => match other.as_str().and_then(super::certificates::decode_bytes) {
+            Some(bytes) => bytes,
+            None => return,
+        },
     };
     if let Some(message) = crate::validate::gojson_syntax::map_unmarshal_error(&bytes) {
         errors.push(FieldError::invalid(
