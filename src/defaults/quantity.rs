@@ -45,12 +45,20 @@ impl Quantity {
     /// Parses the text form as `resource.ParseQuantity` reads it (`-m` and `.5` included);
     /// `None` when it is not a quantity or does not fit.
     pub fn parse(text: &str) -> Option<Quantity> {
+        Quantity::parse_keeping(text).map(|(q, _)| q)
+    }
+
+    /// [`Quantity::parse`], and whether the parse keeps the text as written (`"0"`, or a text
+    /// the fast path keeps), which `String()` then prints instead of the canonical form.
+    pub(crate) fn parse_keeping(text: &str) -> Option<(Quantity, bool)> {
         if text.is_empty() {
             return None;
         }
         let parts = split(text).ok()?;
         let suffix = interpret(parts.suffix)?;
-        Quantity::from_parts(text, &parts, suffix, fast_path(&parts, suffix))
+        let fast = fast_path(&parts, suffix);
+        let kept = text == "0" || matches!(fast, FastPath::KeepsText);
+        Some((Quantity::from_parts(text, &parts, suffix, fast)?, kept))
     }
 
     /// The value of `text`, cut into `parts` with its interpreted `suffix`; `fast` is what the
@@ -253,16 +261,9 @@ fn number_text(number: i128, suffix: &str) -> String {
 /// the text itself when the parse keeps it, else the canonical form; `None` when it does not
 /// parse.
 pub fn canonicalize(text: &str) -> Option<String> {
-    match text {
-        "" => return None,
-        "0" => return Some(text.to_string()),
-        _ => {}
-    }
-    let parts = split(text).ok()?;
-    let suffix = interpret(parts.suffix)?;
-    match fast_path(&parts, suffix) {
-        FastPath::KeepsText => Some(text.to_string()),
-        fast => Quantity::from_parts(text, &parts, suffix, fast)?.canonical(),
+    match Quantity::parse_keeping(text)? {
+        (_, true) => Some(text.to_string()),
+        (q, false) => q.canonical(),
     }
 }
 

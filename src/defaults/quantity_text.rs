@@ -171,20 +171,14 @@ pub(crate) fn fast_path(parts: &Parts<'_>, suffix: Suffix) -> FastPath {
     }
 }
 
-/// Whether a server keeps `text` as written: `"0"`, or a text the fast path keeps.
-pub(crate) fn kept_as_written(text: &str) -> bool {
-    if text == "0" {
-        return true;
-    }
-    let Ok(parts) = split(text) else {
-        return false;
-    };
-    interpret(parts.suffix).is_some_and(|s| matches!(fast_path(&parts, s), FastPath::KeepsText))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the parse keeps `text` as written.
+    fn kept_as_written(text: &str) -> bool {
+        crate::defaults::quantity::Quantity::parse_keeping(text).is_some_and(|(_, kept)| kept)
+    }
 
     #[test]
     fn texts_the_fast_path_keeps() {

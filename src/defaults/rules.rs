@@ -416,11 +416,11 @@ fn round_resource_list(parent: &mut Map, key: &str) {
         .enumerate()
         .filter_map(|(i, v)| {
             let text = v.as_str()?;
-            let mut q = Quantity::parse(text)?;
+            let (mut q, kept) = Quantity::parse_keeping(text)?;
             let unrounded = q;
             q.round_up(-3)?;
             // `Quantity.RoundUp` keeps a text the parse kept when no rounding is needed.
-            if q == unrounded && super::quantity_text::kept_as_written(text) {
+            if kept && q == unrounded {
                 return None;
             }
             let c = q.canonical()?;
