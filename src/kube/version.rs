@@ -23,6 +23,16 @@ pub enum KubeVersionError {
 }
 
 impl KubeVersion {
+    /// The value a version table gives this release. Tables cover every supported release, so
+    /// a gap is a bug in the table.
+    pub fn pick<T: Copy>(self, table: &[(VersionRange, T)]) -> T {
+        table
+            .iter()
+            .find(|(range, _)| range.contains(self))
+            .map(|(_, v)| *v)
+            .expect("version tables cover every supported release")
+    }
+
     pub const OLDEST: KubeVersion = KubeVersion {
         minor: OLDEST_MINOR,
     };

@@ -140,11 +140,7 @@ const TOO_LONG_WORDING: &[(VersionRange, &str, bool)] = &[
 const TOO_MANY_SINGULAR: VersionRange = VersionRange::since(34);
 
 fn lookup<T: Copy>(table: &[(VersionRange, T)], version: KubeVersion) -> T {
-    table
-        .iter()
-        .find(|(range, _)| range.contains(version))
-        .map(|(_, v)| *v)
-        .expect("version tables cover every embedded version")
+    version.pick(table)
 }
 
 fn unit(n: usize, singular: &str, plural: &str, singular_for_one: bool) -> String {

@@ -42,10 +42,7 @@ pub fn validating_admission_policy_binding(
         self::param_ref(w, param_ref, "spec.paramRef", errors);
     }
     if let Some(mr) = present(spec, "matchResources") {
-        let at = MATCH_RESOURCES_PATH
-            .iter()
-            .find(|(range, _)| range.contains(w.version()))
-            .map_or("spec.matchResources", |(_, at)| at);
+        let at = w.version().pick(MATCH_RESOURCES_PATH);
         match_resources(w, mr, at, errors);
     }
     validation_actions(items(spec.get("validationActions")), errors);

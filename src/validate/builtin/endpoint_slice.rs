@@ -24,6 +24,22 @@ const MAX_NODE_HINTS: usize = 8;
 /// Releases that keep `hints.forNodes` and count it: PreferSameTrafficDistribution is alpha in
 /// 1.33 (off, the field dropped) and on by default from 1.34.
 const NODE_HINTS: VersionRange = VersionRange::since(34);
+/// 1.33 drops `forNodes` (gate off) unless the stored slice has some (`dropDisabledFieldsOnUpdate`).
+const NODE_HINTS_KEPT_IF_STORED: VersionRange = VersionRange {
+    since: Some(33),
+    until: Some(33),
+};
+/// `ValidateEndpointSlice` from 1.33 (kubernetes ba189de7): ports, then the endpoints, whose
+/// errors an update that keeps them unchanged does not get.
+const ENDPOINTS_LAST: VersionRange = VersionRange::since(33);
+
+/// Whether any endpoint of a slice has node hints.
+fn has_node_hints(slice: &Value) -> bool {
+    items(slice.get("endpoints")).iter().any(|e| {
+        e.get_path(&["hints", "forNodes"])
+            .is_some_and(|n| !n.is_null())
+    })
+}
 
 /// How an IPv4 or IPv6 address is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,11 +60,7 @@ const ADDRESS_RULES: &[(VersionRange, AddressRule)] = &[
 ];
 
 fn address_rule(version: KubeVersion) -> AddressRule {
-    ADDRESS_RULES
-        .iter()
-        .find(|(range, _)| range.contains(version))
-        .map(|(_, r)| *r)
-        .expect("the table covers every version")
+    version.pick(ADDRESS_RULES)
 }
 
 /// `ValidateEndpointSliceCreate` / `ValidateEndpointSliceUpdate` after the metadata.
@@ -63,8 +75,32 @@ pub fn endpoint_slice(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             ADDRESS_TYPES,
         ));
     }
-    endpoints(object, address_type, w.version(), errors);
-    ports(object, w.version(), errors);
+    let version = w.version();
+    let node_hints = NODE_HINTS.contains(version)
+        || (NODE_HINTS_KEPT_IF_STORED.contains(version) && w.live.is_some_and(has_node_hints));
+    let mut endpoint_errors = Vec::new();
+    endpoints(
+        object,
+        address_type,
+        version,
+        node_hints,
+        &mut endpoint_errors,
+    );
+    // From 1.33 the endpoints come last, and an update that leaves them as they were stored
+    // is not held to rules older releases did not have (`Semantic.DeepEqual` of the lists).
+    if ENDPOINTS_LAST.contains(version) {
+        ports(object, version, errors);
+        let unchanged = w.live.is_some_and(|old| {
+            let list = |v: &Value| items(v.get("endpoints")).to_vec();
+            list(old) == list(object)
+        });
+        if !unchanged {
+            errors.append(&mut endpoint_errors);
+        }
+    } else {
+        errors.append(&mut endpoint_errors);
+        ports(object, version, errors);
+    }
     if let Some(old) = w.live {
         // `ValidateImmutableField`.
         if text(old, "addressType") != address_type {
@@ -83,6 +119,7 @@ fn endpoints(
     object: &Value,
     address_type: &str,
     version: KubeVersion,
+    node_hints: bool,
     errors: &mut Vec<FieldError>,
 ) {
     let list = items(object.get("endpoints"));
@@ -135,7 +172,7 @@ fn endpoints(
             dns_label(hostname, &join(&at, ".hostname"), errors);
         }
         if let Some(hints) = present(endpoint, "hints") {
-            endpoint_hints(hints, &join(&at, ".hints"), version, errors);
+            endpoint_hints(hints, &join(&at, ".hints"), version, node_hints, errors);
         }
     }
 }
@@ -217,11 +254,17 @@ fn fqdn(address: &str, at: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateHints`: at most 8 zones (then nothing else), names unique and label values; then
-/// (1.34–) at most 8 nodes, as kubernetes#130844 (KEP-3015, PreferSameNode) adds it to
-/// pkg/apis/discovery/validation/validation.go. The node names' uniqueness and format are
-/// not checked (that part of the change could not be read).
-fn endpoint_hints(hints: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `validateHints`: at most 8 zones (then nothing else), names unique and label values; then,
+/// where the field is kept (`node_hints`), at most 8 nodes (then nothing else), each name unique
+/// and a node name (a DNS subdomain), as kubernetes#130844 (KEP-3015, PreferSameNode) adds it to
+/// pkg/apis/discovery/validation/validation.go; the same in 1.33–1.37.
+fn endpoint_hints(
+    hints: &Value,
+    at: &str,
+    version: KubeVersion,
+    node_hints: bool,
+    errors: &mut Vec<FieldError>,
+) {
     let zones_at = join(at, ".forZones");
     let zones = items(hints.get("forZones"));
     if zones.len() > MAX_ZONE_HINTS {
@@ -234,14 +277,31 @@ fn endpoint_hints(hints: &Value, at: &str, version: KubeVersion, errors: &mut Ve
         return;
     }
     zone_names(zones, &zones_at, version, errors);
+    if !node_hints {
+        return;
+    }
+    let nodes_at = join(at, ".forNodes");
     let nodes = items(hints.get("forNodes"));
-    if NODE_HINTS.contains(version) && nodes.len() > MAX_NODE_HINTS {
+    if nodes.len() > MAX_NODE_HINTS {
         errors.push(FieldError::too_many(
-            join(at, ".forNodes"),
+            nodes_at,
             nodes.len(),
             MAX_NODE_HINTS,
             version,
         ));
+        return;
+    }
+    let mut seen = HashSet::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let name = text(node, "name");
+        let name_at = join(&indexed(&nodes_at, i), ".name");
+        if !seen.insert(name) {
+            errors.push(FieldError::duplicate(
+                &name_at,
+                FieldError::string_value(name),
+            ));
+        }
+        node_name(name, &name_at, errors);
     }
 }
 

@@ -160,3 +160,43 @@ fn at_most_8_node_hints_from_1_34() {
     );
     assert!(refusal(&eight, None, 37).is_none());
 }
+
+#[test]
+fn node_hint_names_are_unique_node_names() {
+    let hints = SLICE.replace(
+        r#"[{"name":"zone-a"}]"#,
+        r#"[{"name":"zone-a"}],"forNodes":[{"name":"n-1"},{"name":"N_1"},{"name":"n-1"}]"#,
+    );
+    assert_eq!(
+        refused(&hints, 37),
+        "\n* endpoints[0].hints.forNodes[1].name: Invalid value: \"N_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n* endpoints[0].hints.forNodes[2].name: Duplicate value: \"n-1\""
+    );
+    // 1.33 drops node hints (gate off) unless the stored slice has some.
+    assert!(refusal(&hints, None, 33).is_none());
+    let stored = SLICE.replace(
+        r#"[{"name":"zone-a"}]"#,
+        r#"[{"name":"zone-a"}],"forNodes":[{"name":"n-1"}]"#,
+    );
+    let msg = refusal(&hints, Some(&stored), 33).expect("refused");
+    assert!(msg.contains("forNodes[2].name: Duplicate value"), "{msg}");
+}
+
+#[test]
+fn from_1_33_ports_come_first_and_stored_endpoints_are_not_rechecked() {
+    let bad = SLICE
+        .replace("\"n-1\"", "\"N_1\"")
+        .replace(r#""protocol":"TCP""#, r#""protocol":"TCPP""#);
+    let order = |minor| {
+        let msg = refused(&bad, minor);
+        msg.find("ports[0].protocol").unwrap() < msg.find("endpoints[0].nodeName").unwrap()
+    };
+    assert!(!order(32));
+    assert!(order(33));
+    let bad_node = SLICE.replace("\"n-1\"", "\"N_1\"");
+    let relabelled = bad_node.replace(
+        r#""namespace":"blee""#,
+        r#""namespace":"blee","labels":{"a":"b"}"#,
+    );
+    assert!(refusal(&relabelled, Some(&bad_node), 33).is_none());
+    assert!(refusal(&relabelled, Some(&bad_node), 32).is_some());
+}

@@ -36,11 +36,7 @@ const OWNER_REF_STYLE: &[(VersionRange, Style)] = &[
 ];
 
 fn style(version: KubeVersion) -> Style {
-    OWNER_REF_STYLE
-        .iter()
-        .find(|(range, _)| range.contains(version))
-        .map(|(_, s)| *s)
-        .expect("version tables cover every embedded version")
+    version.pick(OWNER_REF_STYLE)
 }
 
 /// `BannedOwners`: kinds that may not own anything.

@@ -153,11 +153,7 @@ pub fn selinux_change_policy(
     else {
         return;
     };
-    let Some(mut supported) = SELINUX_CHANGE_POLICIES
-        .iter()
-        .find(|(range, _)| range.contains(version))
-        .and_then(|(_, supported)| *supported)
-    else {
+    let Some(mut supported) = version.pick(SELINUX_CHANGE_POLICIES) else {
         return;
     };
     let in_use = old

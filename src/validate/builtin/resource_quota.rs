@@ -10,7 +10,7 @@ use super::super::goprint::{go_quote, GoType};
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{items, present, spec, text};
 use super::resources::{self, is_hugepages, Amount, INTEGER, STANDARD};
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{keyed, typed_value};
 use crate::value::{Map, Value};
 use std::collections::BTreeSet;
@@ -19,20 +19,31 @@ const IMMUTABLE: &str = "field is immutable";
 const CONFLICTING: &str = "conflicting scopes";
 const UNSUPPORTED: &str = "unsupported scope";
 const UNSUPPORTED_FOR_RESOURCE: &str = "unsupported scope applied to resource";
-const MUST_BE_EXISTS: &str = "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity";
+/// The presence scopes' operator rule; 1.30 spells the operator `'Exist'` (fixed in 1.31).
+const MUST_BE_EXISTS: &[(VersionRange, &str)] = &[
+    (VersionRange::until(30), "must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity"),
+    (VersionRange::since(31), "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity"),
+];
 
 /// `standardResourceQuotaScopes` and the scopes `IsStandardResourceQuotaScope` adds
-/// (`CrossNamespacePodAffinity`). `VolumeAttributesClass` is taken as standard too: kssa
-/// could not read in which releases the helper accepts it, and does not refuse it.
-const SCOPES: &[&str] = &[
-    "Terminating",
-    "NotTerminating",
-    "BestEffort",
-    "NotBestEffort",
-    "PriorityClass",
-    "CrossNamespacePodAffinity",
-    "VolumeAttributesClass",
+/// (`CrossNamespacePodAffinity`), with the release each joined: `VolumeAttributesClass` is
+/// standard from 1.33 (kubernetes#124360), whatever the VolumeAttributesClass gate.
+const SCOPES: &[(&str, VersionRange)] = &[
+    ("Terminating", VersionRange::ALWAYS),
+    ("NotTerminating", VersionRange::ALWAYS),
+    ("BestEffort", VersionRange::ALWAYS),
+    ("NotBestEffort", VersionRange::ALWAYS),
+    ("PriorityClass", VersionRange::ALWAYS),
+    ("CrossNamespacePodAffinity", VersionRange::ALWAYS),
+    ("VolumeAttributesClass", VersionRange::since(33)),
 ];
+
+/// `IsStandardResourceQuotaScope` in `version`.
+fn is_standard_scope(scope: &str, version: KubeVersion) -> bool {
+    SCOPES
+        .iter()
+        .any(|(name, range)| *name == scope && range.contains(version))
+}
 
 /// The scopes that only tell pods apart by whether they are set (`Exists` only).
 const PRESENCE_SCOPES: &[&str] = &[
@@ -49,8 +60,10 @@ const CONFLICTING_PAIRS: &[(&str, &str)] = &[
     ("Terminating", "NotTerminating"),
 ];
 
-/// `podObjectCountQuotaResources` and `podComputeQuotaResources`.
+/// `podObjectCountQuotaResources`, `podComputeQuotaResources`, `pvcObjectCountQuotaResources`
+/// and `pvcStorageQuotaResources`.
 const POD_COUNT: &[&str] = &["pods"];
+const PVC_QUOTA: &[&str] = &["persistentvolumeclaims", "requests.storage"];
 const POD_COMPUTE: &[&str] = &[
     "cpu",
     "memory",
@@ -71,6 +84,7 @@ fn scope_valid_for(scope: &str, resource: &str) -> bool {
             POD_COUNT.contains(&resource) || POD_COMPUTE.contains(&resource)
         }
         "BestEffort" => POD_COUNT.contains(&resource),
+        "VolumeAttributesClass" => PVC_QUOTA.contains(&resource),
         _ => true,
     }
 }
@@ -111,9 +125,9 @@ pub fn resource_quota(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             resources::quantity_value(name, &amount, &at, w.version(), errors);
         }
     }
-    scopes(spec, &hard, errors);
+    scopes(spec, &hard, w.version(), errors);
     if let Some(selector) = present(spec, "scopeSelector") {
-        scope_selector(spec, selector, &hard, errors);
+        scope_selector(spec, selector, &hard, w.version(), errors);
     }
     if let Some(old) = w.live {
         let set = |s: &Value| -> BTreeSet<String> {
@@ -144,7 +158,7 @@ fn hard_names(spec: &Value) -> Vec<&str> {
 }
 
 /// `validateResourceQuotaScopes`: each errors quotes the whole `spec.scopes` list.
-fn scopes(spec: &Value, hard: &[&str], errors: &mut Vec<FieldError>) {
+fn scopes(spec: &Value, hard: &[&str], version: KubeVersion, errors: &mut Vec<FieldError>) {
     let list = items(spec.get("scopes"));
     if list.is_empty() {
         return;
@@ -152,7 +166,7 @@ fn scopes(spec: &Value, hard: &[&str], errors: &mut Vec<FieldError>) {
     let mut seen = BTreeSet::new();
     for scope in list {
         let scope = scope.as_str().unwrap_or("");
-        if !SCOPES.contains(&scope) {
+        if !is_standard_scope(scope, version) {
             errors.push(FieldError::invalid(
                 "spec.scopes",
                 quoted_scopes(spec),
@@ -183,12 +197,18 @@ fn conflicts(seen: &BTreeSet<&str>, at: &str, spec: &Value, errors: &mut Vec<Fie
 
 /// `validateScopedResourceSelectorRequirement`: the paths name no index, as upstream's do;
 /// `conflicting scopes` quotes `spec.scopes`, not the selector.
-fn scope_selector(spec: &Value, selector: &Value, hard: &[&str], errors: &mut Vec<FieldError>) {
+fn scope_selector(
+    spec: &Value,
+    selector: &Value,
+    hard: &[&str],
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     const AT: &str = "spec.scopeSelector.matchExpressions";
     let mut seen = BTreeSet::new();
     for req in items(selector.get("matchExpressions")) {
         let scope = text(req, "scopeName");
-        if !SCOPES.contains(&scope) {
+        if !is_standard_scope(scope, version) {
             errors.push(FieldError::invalid(
                 "spec.scopeSelector.matchExpressions.scopeName",
                 FieldError::string_value(scope),
@@ -209,7 +229,7 @@ fn scope_selector(spec: &Value, selector: &Value, hard: &[&str], errors: &mut Ve
             errors.push(FieldError::invalid(
                 "spec.scopeSelector.matchExpressions.operator",
                 FieldError::string_value(operator),
-                MUST_BE_EXISTS,
+                version.pick(MUST_BE_EXISTS),
             ));
         }
         let values = items(req.get("values"));
@@ -401,6 +421,26 @@ mod tests {
                 "spec.scopeSelector.matchExpressions: Invalid value: null: conflicting scopes",
             ]
         );
+    }
+
+    /// kubernetes#124360 made `VolumeAttributesClass` a standard scope in 1.33, for claim
+    /// counts and storage requests only; 1.30 spelled the presence scopes' operator `'Exist'`.
+    #[test]
+    fn volume_attributes_class_scope_and_the_1_30_operator_wording() {
+        let spec = r#"{"hard":{"requests.storage":"10Gi","persistentvolumeclaims":"5","count/persistentvolumeclaims":"5"},"scopeSelector":{"matchExpressions":[{"scopeName":"VolumeAttributesClass","operator":"In","values":["gold"]}]}}"#;
+        assert!(messages(spec, None, 33).is_empty());
+        assert_eq!(
+            messages(spec, None, 32),
+            ["spec.scopeSelector.matchExpressions.scopeName: Invalid value: \"VolumeAttributesClass\": unsupported scope"]
+        );
+        let with_cpu = r#"{"hard":{"cpu":"1"},"scopes":["VolumeAttributesClass"]}"#;
+        assert_eq!(
+            messages(with_cpu, None, 36),
+            ["spec.scopes: Invalid value: [\"VolumeAttributesClass\"]: unsupported scope applied to resource"]
+        );
+        let presence = r#"{"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"BestEffort","operator":"In","values":["x"]}]}}"#;
+        assert!(messages(presence, None, 30)[0].contains("must be 'Exist' when scope"));
+        assert!(messages(presence, None, 31)[0].contains("must be 'Exists' when scope"));
     }
 
     #[test]

@@ -121,10 +121,7 @@ pub fn traffic_distribution(spec: &Value, version: KubeVersion, errors: &mut Vec
     let Some(value) = present(spec, "trafficDistribution").and_then(Value::as_str) else {
         return;
     };
-    let supported = TRAFFIC_DISTRIBUTIONS
-        .iter()
-        .find(|(range, _)| range.contains(version))
-        .and_then(|(_, values)| *values);
+    let supported = version.pick(TRAFFIC_DISTRIBUTIONS);
     if let Some(supported) = supported {
         if !supported.contains(&value) {
             errors.push(FieldError::not_supported(

@@ -13,7 +13,6 @@ use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
 use crate::validate::crd::go_url::{parse_reference, UrlError};
 use crate::validate::field::join;
-use crate::validate::goprint::go_quote;
 use crate::value::Value;
 
 /// `ValidateWebhookURL`'s suffix.
@@ -39,12 +38,7 @@ pub fn client_config(cc: &Value, at: &str, errors: &mut Vec<FieldError>) {
 fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
     let url = match parse_reference(raw) {
         Ok(url) => url,
-        Err(e) => {
-            let reason = match e {
-                UrlError::Go(text) => text,
-                // A bracketed host that is no IPv6 address: Go's netip reason is not reproduced.
-                UrlError::Unreproduced => format!("parse {}: invalid host", go_quote(raw)),
-            };
+        Err(UrlError(reason)) => {
             errors.push(FieldError::required(
                 at,
                 format!("url must be a valid URL: {reason}{URL_FORM}"),

@@ -48,13 +48,9 @@ fn url(s: Arc<String>) -> ResolveResult {
     let parsed = parse_request_uri(&s).and_then(|_| parse_reference(&s));
     match parsed {
         Ok(u) => Ok(Value::Opaque(Arc::new(CelUrl(u)))),
-        Err(UrlError::Go(e)) => Err(data_error(format!(
+        Err(UrlError(e)) => Err(data_error(format!(
             "URL parse error during conversion from string: {e}"
         ))),
-        Err(UrlError::Unreproduced) => Err(ExecutionError::function_error(
-            "url",
-            "Go's reason for refusing this IP literal is not reproduced",
-        )),
     }
 }
 

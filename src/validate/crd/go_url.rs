@@ -4,8 +4,8 @@
 //! format (`go_net.rs`). `testdata/formats/go_url.jsonl` holds Go's own parts and errors for the
 //! CEL functions, `go_net.jsonl` Go's verdicts for the format.
 
+use super::go_netip::{parse_addr, Family};
 use crate::validate::goprint::go_quote;
-use std::net::Ipv6Addr;
 
 /// The parts of a Go `url.URL` the CEL library reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,13 +23,9 @@ pub struct GoUrl {
     pub fragment: String,
 }
 
-/// Why Go refuses a string: its `*url.Error` text, or an error whose text kssa does not
-/// reproduce (netip's reasons for a bracketed host that is no IPv6 address).
+/// Why Go refuses a string: its `*url.Error` text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UrlError {
-    Go(String),
-    Unreproduced,
-}
+pub struct UrlError(pub String);
 
 /// `url.ParseRequestURI`: an absolute URI or an absolute path; a `#` stays in the path or query.
 pub fn parse_request_uri(raw: &str) -> Result<GoUrl, UrlError> {
@@ -45,22 +41,16 @@ pub fn parse_reference(raw: &str) -> Result<GoUrl, UrlError> {
 }
 
 /// An error of `parse`, before `url.Error` adds the operation and the string.
-enum Inner {
-    Text(String),
-    Unreproduced,
-}
+struct Inner(String);
 
 impl Inner {
     fn text(s: impl Into<String>) -> Inner {
-        Inner::Text(s.into())
+        Inner(s.into())
     }
 
     /// `url.Error.Error()`: `parse "<url>": <err>`.
     fn wrapped(self, raw: &str) -> UrlError {
-        match self {
-            Inner::Text(e) => UrlError::Go(format!("parse {}: {e}", go_quote(raw))),
-            Inner::Unreproduced => UrlError::Unreproduced,
-        }
+        UrlError(format!("parse {}: {}", go_quote(raw), self.0))
     }
 }
 
@@ -182,16 +172,11 @@ fn parse_host(host: &str) -> Result<String, Inner> {
                 }
                 None => unescape(inside, Mode::Host)?,
             };
-            let (ip, zone) = address.split_once('%').unwrap_or((&address, ""));
-            if address.contains('%') && zone.is_empty() {
-                return Err(Inner::Unreproduced);
-            }
-            match ip.parse::<Ipv6Addr>() {
-                Ok(_) => Ok(format!("[{address}]{colon_port}")),
-                Err(_) if ip.parse::<std::net::Ipv4Addr>().is_ok() && zone.is_empty() => {
-                    Err(Inner::text("invalid IP-literal"))
-                }
-                Err(_) => Err(Inner::Unreproduced),
+            // Only an IPv6 address may be bracketed (an IPv4-mapped one included).
+            match parse_addr(&address) {
+                Ok(Family::V6) => Ok(format!("[{address}]{colon_port}")),
+                Ok(Family::V4) => Err(Inner::text("invalid IP-literal")),
+                Err(e) => Err(Inner::text(format!("invalid host: {e}"))),
             }
         }
         Some(_) => Err(Inner::text("invalid IP-literal")),

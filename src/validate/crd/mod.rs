@@ -31,6 +31,7 @@ mod duration;
 mod embedded;
 mod formats;
 mod go_net;
+mod go_netip;
 pub(crate) mod go_regexp;
 pub(crate) mod go_url;
 mod listtype;
