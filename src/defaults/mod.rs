@@ -9,6 +9,8 @@
 //! The same decoding is the server's read path ([`decode_stored`]): every stored object is
 //! decoded and defaulted before a diff, a merge or an update looks at it.
 
+mod admission;
+mod cluster;
 mod dra;
 pub(crate) mod gotypes;
 mod image;
@@ -17,6 +19,7 @@ pub(crate) mod quantity_text;
 mod read;
 mod roundtrip;
 mod rules;
+mod storage;
 pub(crate) mod structural;
 pub(crate) mod versioned;
 
@@ -24,6 +27,7 @@ use crate::kube::{GroupVersionKind, ResolvedKind};
 use crate::value::Value;
 use gotypes::GoTypes;
 
+pub(crate) use cluster::limit_range_item;
 pub use read::{decode_document, decode_stored, ReadNotes};
 pub(crate) use roundtrip::canonical_quantity;
 

@@ -10,7 +10,7 @@ use crate::value::{Map, Value};
 
 /// A constant default.
 #[derive(Clone, Copy)]
-enum Lit {
+pub(super) enum Lit {
     Str(&'static str),
     Int(i64),
     Bool(bool),
@@ -18,7 +18,7 @@ enum Lit {
 }
 
 impl Lit {
-    fn value(self) -> Value {
+    pub(super) fn value(self) -> Value {
         match self {
             Lit::Str(s) => Value::String(s.into()),
             Lit::Int(i) => Value::Int(i),
@@ -28,7 +28,7 @@ impl Lit {
     }
 }
 
-use Lit::{Bool, EmptyMap, Int, Str};
+pub(super) use Lit::{Bool, EmptyMap, Int, Str};
 
 const POD_SPEC: &[(&str, Lit)] = &[
     ("dnsPolicy", Str("ClusterFirst")),
@@ -52,7 +52,7 @@ const HTTP_GET: &[(&str, Lit)] = &[("path", Str("/")), ("scheme", Str("HTTP"))];
 const PROTOCOL: &[(&str, Lit)] = &[("protocol", Str("TCP"))];
 const FIELD_REF: &[(&str, Lit)] = &[("apiVersion", Str("v1"))];
 const DEFAULT_MODE: &[(&str, Lit)] = &[("defaultMode", Int(0o644))];
-const VOLUME_SOURCES: &[(&str, &[(&str, Lit)])] = &[
+pub(super) const VOLUME_SOURCES: &[(&str, &[(&str, Lit)])] = &[
     ("secret", DEFAULT_MODE),
     ("configMap", DEFAULT_MODE),
     ("downwardAPI", DEFAULT_MODE),
@@ -85,7 +85,7 @@ const VOLUME_SOURCES: &[(&str, &[(&str, Lit)])] = &[
     ),
 ];
 const PVC_SPEC: &[(&str, Lit)] = &[("volumeMode", Str("Filesystem"))];
-const PENDING: &[(&str, Lit)] = &[("phase", Str("Pending"))];
+pub(super) const PENDING: &[(&str, Lit)] = &[("phase", Str("Pending"))];
 
 const DEPLOYMENT: &[(&str, Lit)] = &[
     ("replicas", Int(1)),
@@ -124,19 +124,40 @@ pub(crate) fn default_object(type_name: &str, object: &mut Value) {
         ("core", "Pod") => pod(obj),
         ("core", "PodTemplate") => pod_template(child(obj, "template")),
         ("core", "ReplicationController") => replication_controller(obj),
-        ("core", "Service") => service(child(obj, "spec")),
+        ("core", "Service") => service(obj),
         ("core", "Secret") => set_defaults(Some(obj), &[("type", Str("Opaque"))]),
         ("core", "Namespace") => namespace(obj),
         ("core", "PersistentVolumeClaim") => pvc(obj),
-        ("core", "PersistentVolume") => {
-            set_defaults(
-                child(obj, "spec"),
-                &[
-                    ("persistentVolumeReclaimPolicy", Str("Retain")),
-                    ("volumeMode", Str("Filesystem")),
-                ],
-            );
-            set_defaults(child(obj, "status"), PENDING);
+        ("core", "PersistentVolume") => super::storage::persistent_volume(obj),
+        ("core", "LimitRange") => super::cluster::limit_range(obj),
+        ("core", "ResourceQuota") => super::cluster::resource_quota(obj),
+        ("core", "Node") => super::cluster::node(obj),
+        ("storage", "StorageClass") => super::storage::storage_class(obj),
+        ("storage", "CSIDriver") => super::storage::csi_driver(child(obj, "spec")),
+        ("storage", "VolumeAttachment") => super::storage::volume_attachment(obj),
+        ("admissionregistration", "ValidatingWebhookConfiguration") => {
+            super::admission::webhooks(obj, false)
+        }
+        ("admissionregistration", "MutatingWebhookConfiguration") => {
+            super::admission::webhooks(obj, true)
+        }
+        ("admissionregistration", "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy") => {
+            super::admission::policy(child(obj, "spec"))
+        }
+        (
+            "admissionregistration",
+            "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding",
+        ) => super::admission::binding(child(obj, "spec"), type_name.contains(".v1alpha1.")),
+        ("scheduling", "PriorityClass") => set_defaults(
+            Some(obj),
+            &[("preemptionPolicy", Str("PreemptLowerPriority"))],
+        ),
+        ("networking", "IngressClass") => super::cluster::ingress_class(child(obj, "spec")),
+        ("flowcontrol", "FlowSchema") if type_name.contains(".v1.") => {
+            set_defaults_nonzero(child(obj, "spec"), &[("matchingPrecedence", Int(1000))])
+        }
+        ("flowcontrol", "PriorityLevelConfiguration") if type_name.contains(".v1.") => {
+            super::cluster::priority_level(child(obj, "spec"))
         }
         ("core", "Endpoints") => each(obj.get_mut("subsets"), |s| {
             each(s.get_mut("ports"), |p| set_defaults(Some(p), PROTOCOL))
@@ -203,7 +224,7 @@ pub(super) fn unset(m: &Map, key: &str) -> bool {
     }
 }
 
-fn set_defaults(m: Option<&mut Map>, table: &[(&str, Lit)]) {
+pub(super) fn set_defaults(m: Option<&mut Map>, table: &[(&str, Lit)]) {
     let Some(m) = m else { return };
     for (key, lit) in table {
         if unset(m, key) {
@@ -231,7 +252,7 @@ fn set_item_defaults(parent: &mut Map, key: &str, table: &[(&str, Lit)]) {
 }
 
 /// For non-pointer integers, where `0` means unset too.
-fn set_defaults_nonzero(m: Option<&mut Map>, table: &[(&str, Lit)]) {
+pub(super) fn set_defaults_nonzero(m: Option<&mut Map>, table: &[(&str, Lit)]) {
     let Some(m) = m else { return };
     for (key, lit) in table {
         if unset(m, key) || m.get(key).and_then(Value::as_i64) == Some(0) {
@@ -401,13 +422,17 @@ fn pvc(obj: &mut Map) {
     if let Some(spec) = child(obj, "spec") {
         pvc_spec(spec);
     }
+    if let Some(status) = child(obj, "status") {
+        round_resource_list(status, "capacity");
+        round_resource_list(status, "allocatedResources");
+    }
     set_defaults(child(obj, "status"), PENDING);
 }
 
 /// `SetDefaults_ResourceList`: every quantity of `parent[key]` rounded up to milli precision.
 /// Lists rounded already (nearly all) stay as they are, shared with the configuration: they
 /// are read first and written only where a quantity changes.
-fn round_resource_list(parent: &mut Map, key: &str) {
+pub(super) fn round_resource_list(parent: &mut Map, key: &str) {
     let Some(Value::Map(list)) = parent.get(key) else {
         return;
     };
@@ -491,8 +516,10 @@ fn namespace(obj: &mut Map) {
     set_defaults(child(obj, "status"), &[("phase", Str("Active"))]);
 }
 
-fn service(spec: Option<&mut Map>) {
-    let Some(spec) = spec else { return };
+fn service(obj: &mut Map) {
+    let Some(spec) = child(obj, "spec") else {
+        return;
+    };
     set_defaults(Some(&mut *spec), SERVICE);
     let affinity = spec
         .get("sessionAffinity")
@@ -545,6 +572,16 @@ fn service(spec: Option<&mut Map>) {
     }
     if kind == "LoadBalancer" {
         set_defaults(Some(spec), &[("allocateLoadBalancerNodePorts", Bool(true))]);
+        // LoadBalancerIPMode (beta and on from 1.30, GA in 1.32): an ingress point with an IP
+        // is a virtual IP unless the controller says otherwise.
+        let ingress = child(obj, "status")
+            .and_then(|s| child(s, "loadBalancer"))
+            .and_then(|lb| lb.get_mut("ingress"));
+        each(ingress, |point| {
+            if !unset(point, "ip") {
+                set_defaults(Some(point), &[("ipMode", Str("VIP"))]);
+            }
+        });
     }
 }
 

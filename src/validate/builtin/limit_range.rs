@@ -9,7 +9,7 @@ use super::resources::{self, overcommit_allowed, Amount};
 use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join, keyed};
-use crate::value::{Map, Value};
+use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// `standardLimitRangeTypes`.
@@ -37,7 +37,7 @@ pub fn limit_range(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let mut types = HashSet::new();
     let limits: Vec<Value> = items(spec(object).get("limits"))
         .iter()
-        .map(|l| defaulted(l).unwrap_or_else(|| l.clone()))
+        .map(defaulted)
         .collect();
     for (i, limit) in limits.iter().enumerate() {
         let at = indexed("spec.limits", i);
@@ -135,36 +135,14 @@ fn resource_name(
     }
 }
 
-/// `SetDefaults_LimitRangeItem`: a `Container` limit's `default` comes from `max`, its
-/// `defaultRequest` from `default`, then from `min`. `None` when nothing is added.
-fn defaulted(limit: &Value) -> Option<Value> {
-    if text(limit, "type") != "Container" {
-        return None;
-    }
-    let list = |key: &str| {
-        limit
-            .get(key)
-            .and_then(Value::as_map)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let mut default = list("default");
-    let mut request = list("defaultRequest");
-    let fill = |to: &mut Map, from: &Map| {
-        for (k, v) in from {
-            if !to.contains_key(k.as_str()) {
-                to.insert(k.clone(), v.clone());
-            }
-        }
-    };
-    fill(&mut default, &list("max"));
-    fill(&mut request, &default);
-    fill(&mut request, &list("min"));
+/// The limit as the v1 defaulter completes it (the defaults module's rule, applied again here
+/// for callers that validate an object that was not defaulted).
+fn defaulted(limit: &Value) -> Value {
     let mut out = limit.clone();
-    let m = out.as_map_mut()?;
-    m.insert("default".into(), Value::Map(default));
-    m.insert("defaultRequest".into(), Value::Map(request));
-    Some(out)
+    if let Some(m) = out.as_map_mut() {
+        crate::defaults::limit_range_item(m);
+    }
+    out
 }
 
 /// The five lists of one limit, compared resource by resource.

@@ -379,6 +379,9 @@ mod tests {
             [
                 "status.capacity.memory: Invalid value: \"-1Gi\": must be greater than or equal to 0",
                 "status.capacity.pods: Invalid value: \"1500m\": must be an integer",
+                // `SetDefaults_NodeStatus` made the capacity the allocatable too.
+                "status.allocatable.memory: Invalid value: \"-1Gi\": must be greater than or equal to 0",
+                "status.allocatable.pods: Invalid value: \"1500m\": must be an integer",
             ]
         );
     }
