@@ -195,21 +195,32 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     // `metadata.managedFields` (`ValidateManagedFields`) is not checked: an applied object
     // may carry none (the field manager's 400), and an update's are re-encoded by the field
     // manager before validation.
-    if let Some(live) = w.live {
-        // `ValidateObjectMetaAccessorUpdate`, after the create checks in `validateCommonFields`.
-        finalizers::no_new_while_deleting(
-            meta.get("finalizers"),
-            live,
-            "metadata.finalizers",
-            errors,
-        );
-        errors.extend(meta_update::immutable_metadata(w, object));
+    if !updates_after_kind_rules(w) {
+        update_checks(w, object, errors);
     }
     // The kind's own `ValidateObjectMeta`/`ValidateObjectMetaUpdate` through the core wrapper.
     let gvk = &w.kind.gvk;
     if w.kind.is_builtin() && finalizers::core_wrapper(&gvk.group, &gvk.kind) {
         finalizers::kube_names(meta.get("finalizers"), "metadata.finalizers", errors);
     }
+}
+
+/// `ValidateObjectMetaAccessorUpdate`, after the create checks in `validateCommonFields`: no
+/// new finalizer while deleting, the immutable metadata. Nothing on a create.
+pub(super) fn update_checks(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let Some(live) = w.live else { return };
+    let empty = Value::Null;
+    let meta = object.get("metadata").unwrap_or(&empty);
+    finalizers::no_new_while_deleting(meta.get("finalizers"), live, "metadata.finalizers", errors);
+    errors.extend(meta_update::immutable_metadata(w, object));
+}
+
+/// Kinds whose `Validate…Update` checks the object first and its metadata update after
+/// (pkg/apis/rbac/validation `ValidateRoleUpdate` and the three others: `Validate<X>(new)`,
+/// then `ValidateObjectMetaUpdate`, then a binding's `roleRef`); their rules call
+/// [`update_checks`] at that point.
+fn updates_after_kind_rules(w: &Write) -> bool {
+    w.kind.is_builtin() && w.kind.gvk.group == "rbac.authorization.k8s.io"
 }
 
 /// The namespace of a namespaced object must be a DNS label; cluster-scoped objects have had

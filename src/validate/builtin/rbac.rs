@@ -16,14 +16,21 @@ use crate::value::{Map, Value};
 /// `rbac.GroupName`.
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
-/// `ValidateRole`: every rule, namespaced.
-pub fn role(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+/// `ValidateRole`: every rule, namespaced; on update the metadata update checks follow.
+pub fn role(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     rules(object, true, errors);
+    super::meta::update_checks(w, object, errors);
 }
 
-/// `ValidateClusterRole`: every rule, then the aggregation rule's selectors.
+/// `ValidateClusterRole`: every rule, then the aggregation rule's selectors; on update the
+/// metadata update checks follow.
 pub fn cluster_role(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     rules(object, false, errors);
+    aggregation_rule(w, object, errors);
+    super::meta::update_checks(w, object, errors);
+}
+
+fn aggregation_rule(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let Some(aggregation) = object.get("aggregationRule").filter(|a| !a.is_null()) else {
         return;
     };
@@ -153,6 +160,7 @@ fn binding(
     for (i, s) in items(object.get("subjects")).iter().enumerate() {
         subject(s, namespaced, &format!("subjects[{i}]"), errors);
     }
+    super::meta::update_checks(w, object, errors);
     if let Some(old) = w.live {
         let old_ref = old.get("roleRef").unwrap_or(&empty);
         let same = ["apiGroup", "kind", "name"]
@@ -228,5 +236,34 @@ fn subject(s: &Value, namespaced: bool, path: &str, errors: &mut Vec<FieldError>
             FieldError::string_value(other),
             &["ServiceAccount", "User", "Group"],
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::refusal_causes;
+
+    /// `ValidateRoleBindingUpdate`: the binding, then `ValidateObjectMetaUpdate`, then `roleRef`.
+    #[test]
+    fn binding_updates_check_metadata_after_the_binding() {
+        let live = r#"{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"b","namespace":"default","uid":"u",
+          "resourceVersion":"5","deletionTimestamp":"2024-05-01T10:00:00Z","finalizers":["example.com/a"]},
+          "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"},
+          "subjects":[{"kind":"ServiceAccount","name":"s","namespace":"default"}]}"#;
+        let object = live
+            .replace(
+                r#""finalizers":["example.com/a"]"#,
+                r#""finalizers":["example.com/a","example.com/b"]"#,
+            )
+            .replace(r#""name":"s","#, r#""name":"","#)
+            .replace(r#""name":"r""#, r#""name":"other""#);
+        assert_eq!(
+            refusal_causes(&object, Some(live), 37),
+            [
+                "subjects[0].name: Required value",
+                "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{\"example.com/b\"}",
+                "roleRef: Invalid value: {\"APIGroup\":\"rbac.authorization.k8s.io\",\"Kind\":\"Role\",\"Name\":\"other\"}: cannot change roleRef",
+            ]
+        );
     }
 }

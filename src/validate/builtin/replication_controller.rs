@@ -2,7 +2,7 @@
 //! (`ValidateReplicationController`, `ValidateReplicationControllerSpec`,
 //! `ValidatePodTemplateSpecForRC`): the selector is a plain label map, not a `LabelSelector`.
 
-use super::super::{FieldError, Write};
+use super::super::{ErrorType, FieldError, Write};
 use super::fields::{present, spec};
 use super::pod;
 use super::selector::quoted_labels;
@@ -12,8 +12,9 @@ use super::workloads::{
 use crate::value::Value;
 
 /// `ValidateReplicationController` / `ValidateReplicationControllerUpdate` (the strategy's
-/// `ValidateUpdate`, pkg/registry/core/replicationcontroller/strategy.go, runs both, so the server lists every spec error twice on update; kubectl
-/// prints each once, and so does kssa). An update has no rule of its own beyond the spec's.
+/// `ValidateUpdate`, pkg/registry/core/replicationcontroller/strategy.go, runs both, so the
+/// server's causes list every spec error twice on update; kubectl prints each once, and so
+/// does kssa), then the stored object's non-convertible fields.
 pub fn replication_controller(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
@@ -24,6 +25,51 @@ pub fn replication_controller(w: &Write, object: &Value, errors: &mut Vec<FieldE
     }
     non_negative(spec.get("replicas"), "spec.replicas", errors);
     template_for_rc(w, spec, &selector, errors);
+    if let Some(old) = w.live {
+        non_convertible_fields(object, old, errors);
+    }
+}
+
+/// The strategy's `ValidateUpdate` after the spec checks: every annotation of the stored
+/// controller named `non-convertible.kubernetes.io…/<field>` (`helper.NonConvertibleFields`;
+/// a ReplicaSet conversion that could not be expressed left it) freezes that field: a
+/// `selector` one refuses a changed selector, any other is `unknown non-convertible field`,
+/// reported at the bare field name. Go ranges over the annotations; kssa takes them sorted.
+fn non_convertible_fields(object: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let Some(Value::Map(annotations)) = old.get_path(&["metadata", "annotations"]) else {
+        return;
+    };
+    let mut entries: Vec<_> = annotations.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    for (key, value) in entries {
+        if !key.starts_with("non-convertible.kubernetes.io") {
+            continue;
+        }
+        let parts: Vec<&str> = key.split('/').collect();
+        let [_, field] = parts[..] else {
+            continue;
+        };
+        if field.contains("selector") {
+            let selector = |v: &Value| {
+                let s = spec(v).get("selector").filter(|s| !s.is_null());
+                s.and_then(Value::as_map).filter(|m| !m.is_empty()).cloned()
+            };
+            if selector(object) != selector(old) {
+                errors.push(FieldError::invalid(
+                    "spec.selector",
+                    quoted_labels(spec(object).get("selector")),
+                    "cannot update non-convertible selector",
+                ));
+            }
+        } else {
+            errors.push(FieldError::new(
+                ErrorType::NotFound,
+                field,
+                FieldError::string_value(value.as_str().unwrap_or("")),
+                "unknown non-convertible field",
+            ));
+        }
+    }
 }
 
 /// The selector's entries; values that are not strings count as empty (Go's zero value).
@@ -87,6 +133,37 @@ mod tests {
     }
 
     const TEMPLATE: &str = r#"{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx"}]}}"#;
+
+    /// The strategy's non-convertible annotations of the stored controller.
+    #[test]
+    fn non_convertible_fields_of_the_stored_controller() {
+        let rc = |annotations: &str, selector: &str| {
+            format!(
+                r#"{{"apiVersion":"v1","kind":"ReplicationController","metadata":{{"name":"nginx","namespace":"default","uid":"u","resourceVersion":"3","annotations":{{{annotations}}}}},"spec":{{"selector":{selector},"template":{TEMPLATE}}}}}"#
+            )
+        };
+        let marked = r#""non-convertible.kubernetes.io/selector":"app in (nginx)""#;
+        let live = rc(marked, r#"{"app":"nginx"}"#);
+        let relabelled = TEMPLATE.replace(r#""app":"nginx""#, r#""app":"nginx","tier":"web""#);
+        let widened = rc(marked, r#"{"app":"nginx","tier":"web"}"#).replace(TEMPLATE, &relabelled);
+        assert_eq!(
+            refusal_causes(&widened, Some(&live), 37),
+            ["spec.selector: Invalid value: {\"app\":\"nginx\",\"tier\":\"web\"}: cannot update non-convertible selector"]
+        );
+        assert_eq!(
+            refusal_causes(&widened, Some(&live), 33),
+            ["spec.selector: Invalid value: map[string]string{\"app\":\"nginx\", \"tier\":\"web\"}: cannot update non-convertible selector"]
+        );
+        assert!(refusal_causes(&live, Some(&live), 37).is_empty());
+        let other = rc(
+            r#""non-convertible.kubernetes.io/minReadySeconds":"x""#,
+            r#"{"app":"nginx"}"#,
+        );
+        assert_eq!(
+            refusal_causes(&other, Some(&other), 37),
+            ["minReadySeconds: Not found: \"x\": unknown non-convertible field"]
+        );
+    }
 
     #[test]
     fn a_valid_controller_passes_and_a_missing_selector_is_defaulted() {
