@@ -6,6 +6,11 @@
 //!   (kubernetes pkg/apis/core/v1/conversion.go `Convert_v1_Secret_To_core_Secret`). An apply
 //!   is merged at the versioned type, so its managedFields own `f:stringData`; an update body is
 //!   decoded to the internal type first, so its manager owns `f:data`.
+//! - A StatefulSet's volume claim templates come back typed (`apiVersion: v1`, `kind:
+//!   PersistentVolumeClaim`): the v1-to-internal conversion blanks their type and the way back
+//!   writes it (pkg/apis/apps/v1/conversion.go `Convert_v1_StatefulSetSpec_To_apps_StatefulSetSpec`
+//!   and `Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec`, kubernetes#87583), whatever the
+//!   manifest said.
 //! - A cluster-scoped object's `metadata.namespace` is cleared
 //!   (`EnsureObjectNamespaceMatchesRequestNamespace`, pkg/registry/rest/meta.go).
 
@@ -49,6 +54,48 @@ pub fn fold_secret_string_data(object: &mut Value) {
             data.insert(key, Value::String(base64_encode(text.as_bytes())));
         }
     }
+}
+
+/// Types every volume claim template of an apps/v1 StatefulSet as the conversion to and from
+/// the internal type does; other objects are left alone.
+pub fn type_claim_templates(object: &mut Value) {
+    let is_stateful_set = object.get("apiVersion").and_then(Value::as_str) == Some("apps/v1")
+        && object.get("kind").and_then(Value::as_str) == Some("StatefulSet");
+    if !is_stateful_set {
+        return;
+    }
+    let templates = object
+        .as_map_mut()
+        .and_then(|m| m.get_mut("spec"))
+        .and_then(Value::as_map_mut)
+        .and_then(|spec| spec.get_mut("volumeClaimTemplates"));
+    let Some(Value::List(templates)) = templates else {
+        return;
+    };
+    let typed = |t: &Value| {
+        t.get("apiVersion").and_then(Value::as_str) == Some("v1")
+            && t.get("kind").and_then(Value::as_str) == Some("PersistentVolumeClaim")
+    };
+    if templates.iter().all(typed) {
+        return;
+    }
+    let items: Vec<Value> = templates
+        .iter()
+        .map(|t| match t.as_map() {
+            Some(m) => {
+                // A missing type goes first, where `kubectl get` shows it.
+                let mut typed = Map::default();
+                typed.insert("apiVersion".into(), Value::String("v1".into()));
+                typed.insert("kind".into(), Value::String("PersistentVolumeClaim".into()));
+                for (k, v) in m.iter().filter(|(k, _)| *k != "apiVersion" && *k != "kind") {
+                    typed.insert(k.clone(), v.clone());
+                }
+                Value::Map(typed)
+            }
+            None => t.clone(),
+        })
+        .collect();
+    *templates = items.into();
 }
 
 /// Clears `metadata.namespace` of an object of a cluster-scoped kind.

@@ -237,6 +237,7 @@ pub fn write(
         // The merged apply reaches the internal type only now (after the field manager).
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
+        storage::type_claim_templates(&mut result);
     }
     if let Some(check) = &check {
         let more = check

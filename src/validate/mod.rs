@@ -26,6 +26,7 @@
 
 pub mod builtin;
 pub mod crd;
+mod declarative;
 pub mod decode;
 pub mod difflib;
 pub mod field;
@@ -163,6 +164,7 @@ impl<'a> Write<'a> {
             builtin::meta_update::immutable_metadata(self, &object)
         };
         errors.extend(builtin::check(self, &object));
+        declarative::enforce(self, &mut errors);
         let mut warnings = Vec::new();
         let custom = crd::check(self, &object, &errors, &mut warnings);
         errors.extend(custom);

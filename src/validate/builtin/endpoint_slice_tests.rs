@@ -132,7 +132,7 @@ fn the_address_type_is_immutable() {
         .replace(r#""IPv4""#, r#""IPv6""#)
         .replace("172.20.0.2", "2001:db8::1");
     assert_eq!(
-        refusal(&v6, Some(SLICE), 37).unwrap(),
+        refusal(&v6, Some(SLICE), 36).unwrap(),
         "The EndpointSlice \"fred\" is invalid: addressType: Invalid value: \"IPv6\": field is immutable"
     );
     assert_eq!(refusal(SLICE, Some(SLICE), 37), None);
@@ -199,4 +199,17 @@ fn from_1_33_ports_come_first_and_stored_endpoints_are_not_rechecked() {
     );
     assert!(refusal(&relabelled, Some(&bad_node), 33).is_none());
     assert!(refusal(&relabelled, Some(&bad_node), 32).is_some());
+}
+
+/// 1.37 enforces the beta declarative `immutable` rule: it replaces the handwritten error and
+/// quotes no value.
+#[test]
+fn the_1_37_declarative_immutability_quotes_no_value() {
+    let v6 = SLICE
+        .replace(r#""IPv4""#, r#""IPv6""#)
+        .replace("172.20.0.2", "2001:db8::1");
+    assert_eq!(
+        refusal(&v6, Some(SLICE), 37).unwrap(),
+        "The EndpointSlice \"fred\" is invalid: addressType: Invalid value: null: field is immutable"
+    );
 }

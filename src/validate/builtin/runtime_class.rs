@@ -130,7 +130,7 @@ mod tests {
             ["handler: Invalid value: \"run.sc\": must not contain dots"]
         );
         assert_eq!(
-            refusal_causes(&bad, Some(CLASS), 37),
+            refusal_causes(&bad, Some(CLASS), 36),
             [
                 "handler: Invalid value: \"run.sc\": must not contain dots",
                 "handler: Invalid value: \"run.sc\": field is immutable",

@@ -313,7 +313,7 @@ mod tests {
         );
         let moved = ADDRESS.replace("kubernetes", "web");
         assert_eq!(
-            refusal_causes(&moved, Some(ADDRESS), 37),
+            refusal_causes(&moved, Some(ADDRESS), 36),
             [
                 r#"spec.parentRef: Invalid value: {"Group":"","Resource":"services","Namespace":"default","Name":"web"}: field is immutable"#
             ]

@@ -1,14 +1,15 @@
 //! StorageClasses and CSIDrivers, as k8s.io/kubernetes pkg/apis/storage/validation checks them
 //! (`ValidateStorageClass`, `ValidateStorageClassUpdate`, `ValidateCSIDriver`,
 //! `ValidateCSIDriverUpdate`); the StorageClass strategy runs the create rules on update too
-//! (pkg/registry/storage/storageclass/strategy.go `ValidateUpdate`). kssa stores neither kind
-//! defaulted, so the defaults (`SetDefaults_StorageClass`, `SetDefaults_CSIDriver`) stand in for
-//! absent fields here.
+//! (pkg/registry/storage/storageclass/strategy.go `ValidateUpdate`). Both kinds arrive defaulted
+//! (`SetDefaults_StorageClass`, `SetDefaults_CSIDriver`); the defaults also stand in for absent
+//! fields here, for callers that validate an object that was not.
 
 use super::super::goprint::go_quote;
 use super::super::{BadValue, FieldError, Write};
 use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
+use crate::kube::VersionRange;
 use crate::validate::field::{indexed, join};
 use crate::value::{Map, Value};
 use std::collections::HashSet;
@@ -25,6 +26,8 @@ const MAX_PARAMETERS_SIZE: usize = 256 << 10;
 const FS_GROUP_POLICIES: &[&str] = &["File", "None", "ReadWriteOnceWithFSType"];
 /// `validateVolumeLifecycleModes`' list, in its order (not sorted).
 const LIFECYCLE_MODES: &[&str] = &["Persistent", "Ephemeral"];
+/// MutableCSINodeAllocatableCount is on by default from 1.35 (alpha 1.33, beta and off 1.34).
+const ALLOCATABLE_PERIOD: VersionRange = VersionRange::since(35);
 /// `validateTokenRequests`: ten minutes and 2^32 seconds.
 const MIN_TOKEN_SECONDS: i64 = 600;
 const MAX_TOKEN_SECONDS: i64 = 1 << 32;
@@ -66,40 +69,85 @@ pub fn storage_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     allowed_topologies(w, items(object.get("allowedTopologies")), errors);
     if let Some(old) = w.live {
-        storage_class_update(object, old, errors);
+        storage_class_update(w, object, old, errors);
     }
 }
 
-/// `ValidateStorageClassUpdate`: parameters, provisioner and reclaim policy are forbidden to
-/// change, the binding mode immutable.
-fn storage_class_update(new: &Value, old: &Value, errors: &mut Vec<FieldError>) {
-    // reflect.DeepEqual of the maps; kssa takes an empty map as absent.
-    let params = |v: &Value| v.get("parameters").and_then(Value::as_map).cloned();
+/// How `ValidateStorageClassUpdate` words a change, per release: until 1.35 parameters,
+/// provisioner and reclaim policy are `Forbidden` (`updates to parameters are forbidden.`), the
+/// parameters compared with `reflect.DeepEqual` (an empty map is not a nil one); 1.36 makes all
+/// four fields `ValidateImmutableField` (`field is immutable`, quoting the new value,
+/// `Semantic.DeepEqual`). Read in the 1.35 and 1.36 sources (kubernetes#136822 prepares the
+/// fields for declarative validation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UpdateStyle {
+    Forbidden,
+    Immutable,
+}
+
+const UPDATE_STYLES: &[(VersionRange, UpdateStyle)] = &[
+    (VersionRange::until(35), UpdateStyle::Forbidden),
+    (VersionRange::since(36), UpdateStyle::Immutable),
+];
+
+/// `ValidateStorageClassUpdate`: parameters, provisioner, reclaim policy and binding mode may
+/// not change (absent fields count as their defaults).
+fn storage_class_update(w: &Write, new: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let style = w.version().pick(UPDATE_STYLES);
+    let params = |v: &Value| {
+        v.get("parameters")
+            .and_then(Value::as_map)
+            .filter(|m| !m.is_empty())
+            .cloned()
+    };
     let (new_params, old_params) = (params(new), params(old));
-    if new_params.filter(|m| !m.is_empty()) != old_params.filter(|m| !m.is_empty()) {
-        errors.push(FieldError::forbidden(
-            "parameters",
-            "updates to parameters are forbidden.",
-        ));
+    // The stored parameters are never an empty map (protobuf keeps no empty map); the request's
+    // are when the client sent `parameters: {}` and no other entries remain, which only
+    // `reflect.DeepEqual` tells from none.
+    let sent_empty = new_params.is_none()
+        && w.body
+            .get("parameters")
+            .and_then(Value::as_map)
+            .is_some_and(Map::is_empty);
+    let changed = new_params != old_params || (style == UpdateStyle::Forbidden && sent_empty);
+    let immutable =
+        |at: &str, value: BadValue| FieldError::invalid(at, value, "field is immutable");
+    if changed {
+        errors.push(match style {
+            UpdateStyle::Forbidden => {
+                FieldError::forbidden("parameters", "updates to parameters are forbidden.")
+            }
+            UpdateStyle::Immutable => immutable(
+                "parameters",
+                BadValue::Value(new_params.map_or(Value::Null, Value::Map)),
+            ),
+        });
     }
-    if text(new, "provisioner") != text(old, "provisioner") {
-        errors.push(FieldError::forbidden(
-            "provisioner",
-            "updates to provisioner are forbidden.",
-        ));
+    let provisioner = text(new, "provisioner");
+    if provisioner != text(old, "provisioner") {
+        errors.push(match style {
+            UpdateStyle::Forbidden => {
+                FieldError::forbidden("provisioner", "updates to provisioner are forbidden.")
+            }
+            UpdateStyle::Immutable => {
+                immutable("provisioner", FieldError::string_value(provisioner))
+            }
+        });
     }
-    if defaulted(new, "reclaimPolicy", "Delete") != defaulted(old, "reclaimPolicy", "Delete") {
-        errors.push(FieldError::forbidden(
-            "reclaimPolicy",
-            "updates to reclaimPolicy are forbidden.",
-        ));
+    let reclaim = defaulted(new, "reclaimPolicy", "Delete");
+    if reclaim != defaulted(old, "reclaimPolicy", "Delete") {
+        errors.push(match style {
+            UpdateStyle::Forbidden => {
+                FieldError::forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden.")
+            }
+            UpdateStyle::Immutable => immutable("reclaimPolicy", FieldError::string_value(reclaim)),
+        });
     }
     let mode = defaulted(new, "volumeBindingMode", "Immediate");
     if mode != defaulted(old, "volumeBindingMode", "Immediate") {
-        errors.push(FieldError::invalid(
+        errors.push(immutable(
             "volumeBindingMode",
             FieldError::string_value(mode),
-            "field is immutable",
         ));
     }
 }
@@ -215,6 +263,35 @@ pub fn csi_driver(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 "spec.volumeLifecycleModes",
                 FieldError::string_value(mode),
                 LIFECYCLE_MODES,
+            ));
+        }
+    }
+    // MutableCSINodeAllocatableCount: off in 1.33–1.34, where the strategy drops the period
+    // unless the stored driver has one.
+    let stored_period = w
+        .live
+        .and_then(|old| present(self::spec(old), "nodeAllocatableUpdatePeriodSeconds"))
+        .is_some();
+    if ALLOCATABLE_PERIOD.contains(w.version()) || stored_period {
+        if let Some(period) = present(spec, "nodeAllocatableUpdatePeriodSeconds")
+            .and_then(Value::as_i64)
+            .filter(|p| *p < 10)
+        {
+            errors.push(FieldError::invalid(
+                "spec.nodeAllocatableUpdatePeriodSeconds",
+                BadValue::Value(Value::Int(period)),
+                "must be greater than or equal to 10 seconds",
+            ));
+        }
+    }
+    // `validateServiceAccountTokenInSecrets` (the field and CSIServiceAccountTokenSecrets,
+    // on by default, are new in 1.35).
+    if let Some(in_secrets) = present(spec, "serviceAccountTokenInSecrets") {
+        if items(spec.get("tokenRequests")).is_empty() {
+            errors.push(FieldError::invalid(
+                "spec.serviceAccountTokenInSecrets",
+                BadValue::Value(in_secrets.clone()),
+                "serviceAccountTokenInSecrets is set but no tokenRequests are specified",
             ));
         }
     }
@@ -364,15 +441,66 @@ mod tests {
             r#""volumeBindingMode":"WaitForFirstConsumer","parameters""#,
         );
         assert_eq!(
-            refusal(&mode, Some(CLASS), 37).unwrap(),
+            refusal(&mode, Some(CLASS), 36).unwrap(),
             "The StorageClass \"slow\" is invalid: volumeBindingMode: Invalid value: \"WaitForFirstConsumer\": field is immutable"
         );
         assert_eq!(refusal(&mode, None, 37), None);
     }
 
+    /// 1.36 words every change as `field is immutable` and compares semantically; until 1.35
+    /// `parameters: {}` sent over a class without parameters is a change (`reflect.DeepEqual`).
+    #[test]
+    fn update_wording_and_empty_parameters_per_release() {
+        let changed = CLASS
+            .replace("kubernetes.io/gce-pd", "pd.csi.storage.gke.io")
+            .replace(r#""type":"pd-standard""#, r#""type":"pd-ssd""#)
+            .replace(
+                r#""parameters""#,
+                r#""reclaimPolicy":"Retain","parameters""#,
+            );
+        assert_eq!(
+            refusal(&changed, Some(CLASS), 36).unwrap(),
+            "The StorageClass \"slow\" is invalid: \n\
+             * parameters: Invalid value: {\"type\":\"pd-ssd\"}: field is immutable\n\
+             * provisioner: Invalid value: \"pd.csi.storage.gke.io\": field is immutable\n\
+             * reclaimPolicy: Invalid value: \"Retain\": field is immutable"
+        );
+        let bare = r#"{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"slow"},"provisioner":"kubernetes.io/gce-pd"}"#;
+        let empty = bare.replace(r#""provisioner""#, r#""parameters":{},"provisioner""#);
+        assert_eq!(
+            refusal(&empty, Some(bare), 35).unwrap(),
+            "The StorageClass \"slow\" is invalid: parameters: Forbidden: updates to parameters are forbidden."
+        );
+        assert_eq!(refusal(&empty, Some(bare), 36), None);
+        assert_eq!(refusal(bare, Some(bare), 35), None);
+    }
+
     const DRIVER: &str = r#"{"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver",
       "metadata":{"name":"pd.csi.storage.gke.io"},
       "spec":{"attachRequired":true,"podInfoOnMount":false}}"#;
+
+    /// `validateNodeAllocatableUpdatePeriodSeconds` once MutableCSINodeAllocatableCount is on
+    /// (1.35), or on a stored period; `validateServiceAccountTokenInSecrets` (1.35).
+    #[test]
+    fn csi_driver_period_and_token_secrets() {
+        let short = DRIVER.replace(
+            r#""podInfoOnMount":false"#,
+            r#""podInfoOnMount":false,"nodeAllocatableUpdatePeriodSeconds":5"#,
+        );
+        assert_eq!(refusal(&short, None, 34), None);
+        let want = "The CSIDriver \"pd.csi.storage.gke.io\" is invalid: spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds";
+        assert_eq!(refusal(&short, None, 35).unwrap(), want);
+        let stored = short.replace(":5}", ":60}");
+        assert_eq!(refusal(&short, Some(&stored), 34).unwrap(), want);
+        let secrets = DRIVER.replace(
+            r#""podInfoOnMount":false"#,
+            r#""podInfoOnMount":false,"serviceAccountTokenInSecrets":true"#,
+        );
+        assert_eq!(
+            refusal(&secrets, None, 36).unwrap(),
+            "The CSIDriver \"pd.csi.storage.gke.io\" is invalid: spec.serviceAccountTokenInSecrets: Invalid value: true: serviceAccountTokenInSecrets is set but no tokenRequests are specified"
+        );
+    }
 
     #[test]
     fn csi_driver_rules() {

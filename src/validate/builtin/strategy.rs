@@ -7,15 +7,15 @@ use super::super::{BadValue, FieldError, Write};
 use super::fields::{present, text};
 use super::policy::{quoted_int_or_string, PERCENT_MSG};
 use super::workloads::non_negative;
-use crate::kube::VersionRange;
 use crate::validate::field::join;
 use crate::value::{Map, Value};
 
-/// `MaxUnavailableStatefulSet` is on by default from 1.35 (beta; alpha and off since 1.24,
-/// pkg/features/kube_features.go). While it is off, the StatefulSet strategy drops
-/// `maxUnavailable` before validation (`dropStatefulSetDisabledFields`) unless the stored object
-/// already uses it.
-const MAX_UNAVAILABLE_STATEFULSET: VersionRange = VersionRange::since(35);
+/// `MaxUnavailableStatefulSet` is off by default in every release of the latest patches (alpha
+/// from 1.24, beta and off from 1.35: kubernetes#137904 in 1.36.0 and #137926 in 1.35.4 turned
+/// the 1.35.0 default off; pkg/features/kube_features.go of 1.35.6 and 1.36.3). While it is off,
+/// the StatefulSet strategy drops `maxUnavailable` before validation
+/// (`dropStatefulSetDisabledFields`) unless the stored object already uses it.
+const MAX_UNAVAILABLE_STATEFULSET_ON: bool = false;
 
 /// `ValidatePositiveIntOrPercent`: an integer ≥ 0 or a `[0-9]+%` string.
 fn positive_int_or_percent(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
@@ -240,8 +240,7 @@ fn stateful_max_unavailable<'v>(w: &Write, rolling: &'v Value) -> Option<&'v Val
             old.get_path(&["spec", "updateStrategy", "rollingUpdate", "maxUnavailable"])
         })
         .is_some_and(|v| !v.is_null());
-    present(rolling, "maxUnavailable")
-        .filter(|_| MAX_UNAVAILABLE_STATEFULSET.contains(w.version()) || in_use)
+    present(rolling, "maxUnavailable").filter(|_| MAX_UNAVAILABLE_STATEFULSET_ON || in_use)
 }
 
 /// The internal `RollingUpdateStatefulSetStrategy` as JSON (`Partition` an int32,
@@ -478,12 +477,19 @@ mod tests {
     }
 
     #[test]
-    fn statefulset_max_unavailable_is_checked_once_the_gate_is_on() {
+    fn statefulset_max_unavailable_is_checked_only_when_stored() {
         let zero = sts(r#""updateStrategy":{"rollingUpdate":{"maxUnavailable":0}},"#);
-        assert_eq!(refusal(&zero, None, 34), None);
-        assert_eq!(
-            refusal(&zero, None, 35).unwrap(),
-            "The StatefulSet \"db\" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0"
+        for minor in [34, 35, 36, 37] {
+            assert_eq!(refusal(&zero, None, minor), None);
+        }
+        // The gate is off, but a stored `maxUnavailable` is kept and checked.
+        let one = sts(r#""updateStrategy":{"rollingUpdate":{"maxUnavailable":1}},"#);
+        let msg = refusal(&zero, Some(&one), 36).unwrap();
+        assert!(
+            msg.contains(
+                "spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0"
+            ),
+            "{msg}"
         );
     }
 

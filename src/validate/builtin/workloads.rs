@@ -8,6 +8,7 @@ use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::strategy;
+use crate::kube::VersionRange;
 use crate::validate::field::join;
 use crate::value::{Map, Value};
 
@@ -253,17 +254,76 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     selector_immutable(w, object, errors);
 }
 
-/// The StatefulSet spec fields an update may change
-/// (`ValidateStatefulSetUpdate`); any other change is forbidden.
-const STATEFULSET_MUTABLE: &[&str] = &[
-    "replicas",
-    "template",
-    "updateStrategy",
-    "minReadySeconds",
-    "ordinals",
-    "persistentVolumeClaimRetentionPolicy",
+/// The StatefulSet spec fields an update may change (`ValidateStatefulSetUpdate`) and the
+/// message for any other change, per release: 1.33 made `revisionHistoryLimit` mutable
+/// (read in the 1.32 and 1.33 sources).
+#[derive(Clone, Copy)]
+struct StatefulSetMutable {
+    fields: &'static [&'static str],
+    forbidden: &'static str,
+}
+
+const STATEFULSET_MUTABLE: &[(VersionRange, StatefulSetMutable)] = &[
+    (
+        VersionRange::until(32),
+        StatefulSetMutable {
+            fields: &[
+                "replicas",
+                "template",
+                "updateStrategy",
+                "minReadySeconds",
+                "ordinals",
+                "persistentVolumeClaimRetentionPolicy",
+            ],
+            forbidden: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        },
+    ),
+    (
+        VersionRange::since(33),
+        StatefulSetMutable {
+            fields: &[
+                "replicas",
+                "template",
+                "updateStrategy",
+                "minReadySeconds",
+                "ordinals",
+                "revisionHistoryLimit",
+                "persistentVolumeClaimRetentionPolicy",
+            ],
+            forbidden: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        },
+    ),
 ];
-const STATEFULSET_FORBIDDEN: &str = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+/// The spec as `ValidateStatefulSetUpdate` compares it: without the mutable fields, and with
+/// each volume claim template's `apiVersion` and `kind` blanked, as the v1 conversion
+/// (`Convert_v1_StatefulSetSpec_To_apps_StatefulSetSpec`) blanks them in the internal object.
+fn stateful_set_compared(spec: &Value, mutable: &[&str]) -> Value {
+    let Some(m) = spec.as_map() else {
+        return Value::Map(Map::default());
+    };
+    let mut out: Map = m
+        .iter()
+        .filter(|(k, _)| !mutable.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if let Some(Value::List(templates)) = out.get("volumeClaimTemplates") {
+        let blanked: Vec<Value> = templates
+            .iter()
+            .map(|t| match t.as_map() {
+                Some(t) => {
+                    let mut t = t.clone();
+                    t.shift_remove("apiVersion");
+                    t.shift_remove("kind");
+                    Value::Map(t)
+                }
+                None => t.clone(),
+            })
+            .collect();
+        out.insert("volumeClaimTemplates".into(), Value::List(blanked.into()));
+    }
+    Value::Map(out)
+}
 
 /// `ValidateStatefulSet` / `ValidateStatefulSetUpdate`.
 pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
@@ -309,19 +369,11 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     template_restart_policy(spec, &["Always"], errors);
     active_deadline_forbidden(spec, "StatefulSet", errors);
     if let Some(old) = w.live {
-        let strip = |s: &Value| -> Map {
-            s.as_map()
-                .map(|m| {
-                    m.iter()
-                        .filter(|(k, _)| !STATEFULSET_MUTABLE.contains(&k.as_str()))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let (new, old) = (strip(spec), strip(self::spec(old)));
-        if !semantic_eq(Some(&Value::Map(new)), Some(&Value::Map(old))) {
-            errors.push(FieldError::forbidden("spec", STATEFULSET_FORBIDDEN));
+        let mutable = w.version().pick(STATEFULSET_MUTABLE);
+        let new = stateful_set_compared(spec, mutable.fields);
+        let old = stateful_set_compared(self::spec(old), mutable.fields);
+        if !semantic_eq(Some(&new), Some(&old)) {
+            errors.push(FieldError::forbidden("spec", mutable.forbidden));
         }
     }
 }
