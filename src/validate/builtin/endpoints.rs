@@ -6,7 +6,7 @@ use super::super::{formats, BadValue, FieldError, Write};
 use super::fields::{items, present, text};
 use super::netaddr::parse_ip;
 use super::service_ip::{special, INVALID_IP};
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
@@ -85,6 +85,24 @@ pub(super) fn app_protocol(
 /// `ValidateEndpointsCreate` / `ValidateEndpointsUpdate` after the metadata: every subset.
 /// (`ValidateEndpointsSpecificAnnotations` checks nothing.)
 pub fn endpoints(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let mut subset_errors = Vec::new();
+    subsets(w, object, &mut subset_errors);
+    // From 1.33 an update that leaves the subsets as stored gets none of their errors
+    // (`ValidateEndpoints`: `Semantic.DeepEqual` of the old and new subsets).
+    let unchanged = SUBSETS_RATCHET.contains(w.version())
+        && w.live.is_some_and(|old| {
+            items(old.get("subsets")).to_vec() == items(object.get("subsets")).to_vec()
+        });
+    if !unchanged {
+        errors.append(&mut subset_errors);
+    }
+}
+
+/// `ValidateEndpoints`' ratchet of stored subsets (kubernetes ba189de7, 1.33).
+const SUBSETS_RATCHET: VersionRange = VersionRange::since(33);
+
+/// `validateEndpointSubsets`.
+fn subsets(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     for (i, subset) in items(object.get("subsets")).iter().enumerate() {
         let at = indexed("subsets", i);
         let addresses = items(subset.get("addresses"));

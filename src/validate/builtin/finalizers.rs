@@ -29,6 +29,8 @@ const APIMACHINERY_METADATA: &[(&str, &str)] = &[
     ("apiregistration.k8s.io", "APIService"),
     ("coordination.k8s.io", "Lease"),
     ("node.k8s.io", "RuntimeClass"),
+    // No metadata rule of its own: the generic store's apimachinery one (`rest.BeforeCreate`).
+    ("policy", "PodDisruptionBudget"),
 ];
 
 /// Whether a built-in kind's metadata goes through the core wrapper (`validateKubeFinalizerName`).

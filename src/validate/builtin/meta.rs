@@ -6,7 +6,7 @@
 use super::super::formats;
 use super::super::{FieldError, Write};
 use super::{finalizers, meta_update, owner_refs};
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// Which format a kind's object names must have (the `nameFn` its strategy passes).
@@ -16,8 +16,11 @@ pub enum NameRule {
     Subdomain,
     /// `NameIsDNSLabel`: Namespace, StatefulSet.
     Label,
-    /// `NameIsDNS1035Label`: Service.
+    /// `NameIsDNS1035Label`.
     Dns1035Label,
+    /// `ValidateServiceCreate`'s: `NameIsDNS1035Label`, or `NameIsDNSLabel` once
+    /// RelaxedServiceNameValidation is on ([`SERVICE_NAME_RULES`]).
+    ServiceName,
     /// `path.ValidatePathSegmentName`: RBAC roles and bindings.
     PathSegment,
     /// `ValidateIPAddressName`: an IP address in canonical form (networking IPAddress).
@@ -38,10 +41,12 @@ pub enum NameRule {
 /// [`NameRule::Subdomain`].
 pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
     ("", "Namespace", NameRule::Label),
-    ("", "Service", NameRule::Dns1035Label),
+    ("", "Service", NameRule::ServiceName),
     // core/v1 Events: no name rule of their own, the generic store's path segment
     // (`rest.BeforeCreate`); `events.k8s.io` ones are DNS subdomains (`ValidateEventCreate`).
     ("", "Event", NameRule::PathSegment),
+    // `ValidatePodDisruptionBudget` has no metadata rule: the generic store's path segment.
+    ("policy", "PodDisruptionBudget", NameRule::PathSegment),
     ("apps", "StatefulSet", NameRule::Label),
     ("rbac.authorization.k8s.io", "Role", NameRule::PathSegment),
     (
@@ -69,15 +74,27 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
     ("apiregistration.k8s.io", "APIService", NameRule::ApiService),
 ];
 
+/// A Service's name rule per release: RelaxedServiceNameValidation (KEP-5311; alpha 1.34, beta
+/// and on by default from 1.36, pkg/features/kube_features.go) lets a name be any DNS label
+/// (`1web`).
+const SERVICE_NAME_RULES: &[(VersionRange, NameRule)] = &[
+    (VersionRange::until(35), NameRule::Dns1035Label),
+    (VersionRange::since(36), NameRule::Label),
+];
+
 /// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).
 pub const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 << 10;
 
 impl NameRule {
-    pub fn of(group: &str, kind: &str) -> NameRule {
-        NAME_RULES
+    pub fn of(group: &str, kind: &str, version: KubeVersion) -> NameRule {
+        let rule = NAME_RULES
             .iter()
             .find(|(g, k, _)| *g == group && *k == kind)
-            .map_or(NameRule::Subdomain, |(_, _, r)| *r)
+            .map_or(NameRule::Subdomain, |(_, _, r)| *r);
+        match rule {
+            NameRule::ServiceName => version.pick(SERVICE_NAME_RULES),
+            rule => rule,
+        }
     }
 
     /// The messages for `name`; `prefix` for a generateName, whose trailing dash is allowed.
@@ -111,7 +128,8 @@ impl NameRule {
         match self {
             NameRule::Subdomain => formats::dns1123_subdomain(name),
             NameRule::Label => formats::dns1123_label(name),
-            NameRule::Dns1035Label => formats::dns1035_label(name),
+            // `of` resolves a Service's rule per release; unresolved, the strict one.
+            NameRule::Dns1035Label | NameRule::ServiceName => formats::dns1035_label(name),
             NameRule::PathSegment
             | NameRule::IpAddress
             | NameRule::TrustBundle
@@ -133,7 +151,7 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let version = w.version();
     if !w.is_update() {
         let gvk = &w.kind.gvk;
-        let rule = NameRule::of(&gvk.group, &gvk.kind);
+        let rule = NameRule::of(&gvk.group, &gvk.kind, version);
         let signer = object
             .get("spec")
             .and_then(|s| s.get("signerName"))

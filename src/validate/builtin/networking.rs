@@ -7,6 +7,7 @@ use super::super::formats;
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{items, present, spec, text};
 use super::netaddr;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
 
@@ -65,15 +66,64 @@ fn wildcard_subdomain(s: &str) -> Vec<String> {
 struct Options {
     allow_invalid_secret_name: bool,
     allow_invalid_wildcard_host_rule: bool,
+    /// `AllowRelaxedServiceNameValidation`: backend service names are DNS labels, not
+    /// DNS-1035 labels.
+    allow_relaxed_service_name: bool,
+}
+
+/// RelaxedServiceNameValidation (KEP-5311): alpha 1.34, beta and on by default from 1.36.
+const RELAXED_SERVICE_NAMES: VersionRange = VersionRange::since(36);
+/// `allowRelaxedServiceNameValidation` keeps a stored relaxed name valid from 1.34 (rule
+/// backends) and 1.35 (the default backend too).
+const RELAXED_IF_STORED_RULES: VersionRange = VersionRange::since(34);
+const RELAXED_IF_STORED_DEFAULT: VersionRange = VersionRange::since(35);
+
+/// A name only the relaxed rule allows.
+fn relaxed_only(name: &str) -> bool {
+    formats::dns1123_label(name).is_empty() && !formats::dns1035_label(name).is_empty()
+}
+
+/// `allowRelaxedServiceNameValidation(old)`.
+fn allow_relaxed_service_name(old: Option<&Value>, version: KubeVersion) -> bool {
+    if RELAXED_SERVICE_NAMES.contains(version) {
+        return true;
+    }
+    let Some(old) = old.map(spec) else {
+        return false;
+    };
+    let service_name =
+        |backend: &Value| present(backend, "service").map(|s| text(s, "name").to_string());
+    let default = present(old, "defaultBackend").and_then(service_name);
+    if RELAXED_IF_STORED_DEFAULT.contains(version) && default.is_some_and(|n| relaxed_only(&n)) {
+        return true;
+    }
+    RELAXED_IF_STORED_RULES.contains(version)
+        && items(old.get("rules")).iter().any(|rule| {
+            let paths = rule
+                .get("http")
+                .map(|h| items(h.get("paths")))
+                .unwrap_or(&[]);
+            paths.iter().any(|p| {
+                p.get("backend")
+                    .and_then(service_name)
+                    .is_some_and(|n| relaxed_only(&n))
+            })
+        })
 }
 
 impl Options {
-    /// `allowInvalidSecretName`, `allowInvalidWildcardHostRule` of the live object.
-    fn of(old: Option<&Value>) -> Options {
+    /// `allowInvalidSecretName`, `allowInvalidWildcardHostRule`,
+    /// `allowRelaxedServiceNameValidation` of the live object.
+    fn of(old: Option<&Value>, version: KubeVersion) -> Options {
+        let allow_relaxed_service_name = allow_relaxed_service_name(old, version);
         let Some(old) = old.map(spec) else {
-            return Options::default();
+            return Options {
+                allow_relaxed_service_name,
+                ..Options::default()
+            };
         };
         Options {
+            allow_relaxed_service_name,
             allow_invalid_secret_name: items(old.get("tls"))
                 .iter()
                 .any(|t| !secret_name(text(t, "secretName")).is_empty()),
@@ -96,7 +146,7 @@ fn secret_name(name: &str) -> Vec<String> {
 
 /// `ValidateIngressCreate` / `ValidateIngressUpdate`.
 pub fn ingress(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let opts = Options::of(w.live);
+    let opts = Options::of(w.live, w.version());
     let spec = spec(object);
     let rules = items(spec.get("rules"));
     let default_backend = present(spec, "defaultBackend");
@@ -115,7 +165,7 @@ pub fn ingress(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         ));
     }
     if let Some(backend) = default_backend {
-        self::backend(backend, "spec.defaultBackend", errors);
+        self::backend(backend, "spec.defaultBackend", &opts, errors);
     }
     for (i, rule) in rules.iter().enumerate() {
         let at = format!("spec.rules[{i}]");
@@ -193,7 +243,7 @@ pub fn ingress(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 }
 
 /// `validateIngressRuleValue` / `validateHTTPIngressRuleValue` at `path` (a rule).
-fn rule_value(rule: &Value, path: &str, _opts: &Options, errors: &mut Vec<FieldError>) {
+fn rule_value(rule: &Value, path: &str, opts: &Options, errors: &mut Vec<FieldError>) {
     let Some(http) = present(rule, "http") else {
         return;
     };
@@ -202,12 +252,12 @@ fn rule_value(rule: &Value, path: &str, _opts: &Options, errors: &mut Vec<FieldE
         errors.push(FieldError::required(join(path, ".http.paths"), ""));
     }
     for (i, p) in paths.iter().enumerate() {
-        http_path(p, &format!("{path}.http.paths[{i}]"), errors);
+        http_path(p, &format!("{path}.http.paths[{i}]"), opts, errors);
     }
 }
 
 /// `validateHTTPIngressPath`: a path type, a path fitting it, then the backend.
-fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn http_path(p: &Value, at: &str, opts: &Options, errors: &mut Vec<FieldError>) {
     let Some(path_type) = present(p, "pathType") else {
         errors.push(FieldError::required(
             join(at, ".pathType"),
@@ -256,13 +306,14 @@ fn http_path(p: &Value, at: &str, errors: &mut Vec<FieldError>) {
     backend(
         p.get("backend").unwrap_or(&empty),
         &join(at, ".backend"),
+        opts,
         errors,
     );
 }
 
 /// `validateIngressBackend`: exactly one of a resource and a service; a service's name (a
-/// Service name, DNS-1035) and its port's name or number.
-fn backend(backend: &Value, at: &str, errors: &mut Vec<FieldError>) {
+/// Service name: DNS-1035, or a DNS label where relaxed) and its port's name or number.
+fn backend(backend: &Value, at: &str, opts: &Options, errors: &mut Vec<FieldError>) {
     let resource = present(backend, "resource");
     let service = present(backend, "service");
     let empty_value = || FieldError::string_value("");
@@ -278,12 +329,12 @@ fn backend(backend: &Value, at: &str, errors: &mut Vec<FieldError>) {
             if name.is_empty() {
                 errors.push(FieldError::required(join(at, ".service.name"), ""));
             } else {
-                invalid_each(
-                    errors,
-                    &join(at, ".service.name"),
-                    name,
-                    formats::dns1035_label(name),
-                );
+                let msgs = if opts.allow_relaxed_service_name {
+                    formats::dns1123_label(name)
+                } else {
+                    formats::dns1035_label(name)
+                };
+                invalid_each(errors, &join(at, ".service.name"), name, msgs);
             }
             let empty = Value::Null;
             let port = s.get("port").unwrap_or(&empty);

@@ -66,6 +66,18 @@ pub fn int_or_percent(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
 
 /// `ValidatePodDisruptionBudgetSpec`.
 pub fn pod_disruption_budget(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    // `ValidatePodDisruptionBudget` checks the spec only; the metadata is the generic store's
+    // (`rest.BeforeCreate`: path-segment names, run only once the spec passes; on update
+    // `validateCommonFields` first). `errors` holds the metadata errors so far.
+    let metadata = std::mem::take(errors);
+    spec_rules(w, object, errors);
+    if w.live.is_some() || errors.is_empty() {
+        let spec_errors = std::mem::replace(errors, metadata);
+        errors.extend(spec_errors);
+    }
+}
+
+fn spec_rules(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let empty = Value::Null;
     let spec = object.get("spec").unwrap_or(&empty);
     let min = present(spec, "minAvailable");
@@ -84,7 +96,14 @@ pub fn pod_disruption_budget(w: &Write, object: &Value, errors: &mut Vec<FieldEr
         int_or_percent(v, "spec.maxUnavailable", errors);
     }
     if let Some(sel) = present(spec, "selector") {
-        selector::validate(sel, "spec.selector", w.version(), errors);
+        // The update keeps invalid label values the stored selector already had
+        // (`hasInvalidLabelValueInLabelSelector`).
+        let stored_invalid = w
+            .live
+            .and_then(|old| old.get_path(&["spec", "selector"]))
+            .is_some_and(|old| selector::is_invalid(old, w.version()));
+        let values = selector::Values::allowing_invalid_if(stored_invalid);
+        selector::validate_with(sel, "spec.selector", values, w.version(), errors);
     }
     if let Some(policy) = present(spec, "unhealthyPodEvictionPolicy") {
         let policy = policy.as_str().unwrap_or("");

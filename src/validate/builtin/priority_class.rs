@@ -56,6 +56,26 @@ pub fn priority_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         .and_then(Value::as_str)
         .unwrap_or("");
     let value = object.get("value").and_then(Value::as_i64).unwrap_or(0);
+    let policy = preemption_policy(object);
+    // The strategy's `ValidateUpdate` runs `ValidatePriorityClassUpdate` alone: the metadata
+    // update, then `value` and `preemptionPolicy` may not change; the create rules (reserved
+    // names, the user maximum, the policy's values) are not run again.
+    if let Some(old) = w.live {
+        if value != old.get("value").and_then(Value::as_i64).unwrap_or(0) {
+            errors.push(FieldError::forbidden(
+                "value",
+                "may not be changed in an update.",
+            ));
+        }
+        if policy != preemption_policy(old) {
+            errors.push(FieldError::invalid(
+                "preemptionPolicy",
+                FieldError::string_value(policy),
+                "field is immutable",
+            ));
+        }
+        return;
+    }
     if name.starts_with(SYSTEM_PREFIX) {
         let global_default = object
             .get("globalDefault")
@@ -73,24 +93,7 @@ pub fn priority_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             format!("maximum allowed value of a user defined priority is {HIGHEST_USER_PRIORITY}"),
         ));
     }
-    let policy = preemption_policy(object);
     scheduling::preemption_policy(policy, "preemptionPolicy", errors);
-    let Some(old) = w.live else {
-        return;
-    };
-    if value != old.get("value").and_then(Value::as_i64).unwrap_or(0) {
-        errors.push(FieldError::forbidden(
-            "value",
-            "may not be changed in an update.",
-        ));
-    }
-    if policy != preemption_policy(old) {
-        errors.push(FieldError::invalid(
-            "preemptionPolicy",
-            FieldError::string_value(policy),
-            "field is immutable",
-        ));
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::strategy;
-use crate::kube::VersionRange;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::{Map, Value};
 
@@ -254,57 +254,44 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     selector_immutable(w, object, errors);
 }
 
-/// The StatefulSet spec fields an update may change (`ValidateStatefulSetUpdate`) and the
-/// message for any other change, per release: 1.33 made `revisionHistoryLimit` mutable
-/// (read in the 1.32 and 1.33 sources).
-#[derive(Clone, Copy)]
-struct StatefulSetMutable {
-    fields: &'static [&'static str],
-    forbidden: &'static str,
-}
-
-const STATEFULSET_MUTABLE: &[(VersionRange, StatefulSetMutable)] = &[
+/// The StatefulSet spec fields an update may change (`ValidateStatefulSetUpdate`), with the
+/// releases that allow each: 1.33 made `revisionHistoryLimit` mutable (read in the 1.32 and
+/// 1.33 sources), and the message for any other change names it from then on.
+const STATEFULSET_MUTABLE: &[(&str, VersionRange)] = &[
+    ("replicas", VersionRange::ALWAYS),
+    ("template", VersionRange::ALWAYS),
+    ("updateStrategy", VersionRange::ALWAYS),
+    ("minReadySeconds", VersionRange::ALWAYS),
+    ("ordinals", VersionRange::ALWAYS),
+    ("revisionHistoryLimit", VersionRange::since(33)),
+    ("persistentVolumeClaimRetentionPolicy", VersionRange::ALWAYS),
+];
+const STATEFULSET_FORBIDDEN: &[(VersionRange, &str)] = &[
     (
         VersionRange::until(32),
-        StatefulSetMutable {
-            fields: &[
-                "replicas",
-                "template",
-                "updateStrategy",
-                "minReadySeconds",
-                "ordinals",
-                "persistentVolumeClaimRetentionPolicy",
-            ],
-            forbidden: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-        },
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ),
     (
         VersionRange::since(33),
-        StatefulSetMutable {
-            fields: &[
-                "replicas",
-                "template",
-                "updateStrategy",
-                "minReadySeconds",
-                "ordinals",
-                "revisionHistoryLimit",
-                "persistentVolumeClaimRetentionPolicy",
-            ],
-            forbidden: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-        },
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ),
 ];
 
 /// The spec as `ValidateStatefulSetUpdate` compares it: without the mutable fields, and with
 /// each volume claim template's `apiVersion` and `kind` blanked, as the v1 conversion
 /// (`Convert_v1_StatefulSetSpec_To_apps_StatefulSetSpec`) blanks them in the internal object.
-fn stateful_set_compared(spec: &Value, mutable: &[&str]) -> Value {
+fn stateful_set_compared(spec: &Value, version: KubeVersion) -> Value {
+    let mutable = |key: &str| {
+        STATEFULSET_MUTABLE
+            .iter()
+            .any(|(field, range)| *field == key && range.contains(version))
+    };
     let Some(m) = spec.as_map() else {
         return Value::Map(Map::default());
     };
     let mut out: Map = m
         .iter()
-        .filter(|(k, _)| !mutable.contains(&k.as_str()))
+        .filter(|(k, _)| !mutable(k))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if let Some(Value::List(templates)) = out.get("volumeClaimTemplates") {
@@ -369,11 +356,11 @@ pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     template_restart_policy(spec, &["Always"], errors);
     active_deadline_forbidden(spec, "StatefulSet", errors);
     if let Some(old) = w.live {
-        let mutable = w.version().pick(STATEFULSET_MUTABLE);
-        let new = stateful_set_compared(spec, mutable.fields);
-        let old = stateful_set_compared(self::spec(old), mutable.fields);
+        let new = stateful_set_compared(spec, w.version());
+        let old = stateful_set_compared(self::spec(old), w.version());
         if !semantic_eq(Some(&new), Some(&old)) {
-            errors.push(FieldError::forbidden("spec", mutable.forbidden));
+            let forbidden = w.version().pick(STATEFULSET_FORBIDDEN);
+            errors.push(FieldError::forbidden("spec", forbidden));
         }
     }
 }
