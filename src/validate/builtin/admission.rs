@@ -212,7 +212,7 @@ fn webhook(
     }
     static NULL: Value = Value::Null;
     let cc = hook.get("clientConfig").unwrap_or(&NULL);
-    client_config(cc, &join(at, ".clientConfig"), errors);
+    client_config(cc, &join(at, ".clientConfig"), w.version(), errors);
     if !opts.ignore_match_conditions {
         let stored: Vec<&str> = w
             .live

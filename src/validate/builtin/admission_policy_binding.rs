@@ -22,12 +22,12 @@ const NOT_FOUND_ACTIONS: &[&str] = &["Deny", "Allow"];
 const EXCLUSIVE: &str = "name and selector are mutually exclusive";
 const DENY_AND_WARN: &str = "must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)";
 
-/// Where the server reports errors of `spec.matchResources`: the 1.30 code spells the path
-/// `matchResouces`; it is spelled right by the code MutatingAdmissionPolicy (1.32) was added to.
-/// Which of 1.30 and 1.31 first has the right spelling was not determined (see the docs).
+/// Where the server reports errors of `spec.matchResources`: 1.30 and 1.31 spell the path
+/// `matchResouces`; 1.32 spells it right (`validateValidatingAdmissionPolicyBindingSpec`, read
+/// in the 1.31 and 1.32 sources).
 const MATCH_RESOURCES_PATH: &[(VersionRange, &str)] = &[
-    (VersionRange::until(30), "spec.matchResouces"),
-    (VersionRange::since(31), "spec.matchResources"),
+    (VersionRange::until(31), "spec.matchResouces"),
+    (VersionRange::since(32), "spec.matchResources"),
 ];
 
 /// `ValidateValidatingAdmissionPolicyBinding` / `…Update` (the metadata is checked apart).

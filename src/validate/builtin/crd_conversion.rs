@@ -44,7 +44,12 @@ pub(super) fn conversion(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) 
                 "required when strategy is set to Webhook",
             )),
             Some(cc) => {
-                webhook_client::client_config(cc, "spec.conversion.webhookClientConfig", errors);
+                webhook_client::client_config(
+                    cc,
+                    "spec.conversion.webhookClientConfig",
+                    w.version(),
+                    errors,
+                );
                 crd_ca_bundle::check(w, cc, errors);
             }
         }

@@ -178,7 +178,7 @@ fn network_policies_check_ports_and_peers() {
         .replace(r#""ipBlock":{"#, r#""podSelector":{},"ipBlock":{"#);
     assert_eq!(
         refusal(&bad, None, 37).unwrap(),
-        "The NetworkPolicy \"web\" is invalid: \n* spec.ingress[0].ports[0].endPort: Invalid value: 8000: must be greater than or equal to `port`\n* spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: \"192.168.0.0/16\": must be a strict subset of `cidr`\n* spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer"
+        "The NetworkPolicy \"web\" is invalid: \n* spec.ingress[0].ports[0].endPort: Invalid value: 8080: must be greater than or equal to `port`\n* spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: \"192.168.0.0/16\": must be a strict subset of `cidr`\n* spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer"
     );
     let cidr = NETPOL.replace("10.0.0.0/8", "10.0.0.0");
     assert_eq!(

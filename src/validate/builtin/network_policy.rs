@@ -145,7 +145,8 @@ fn port(port: &Value, at: &str, errors: &mut Vec<FieldError>) {
             }
             if let Some(e) = end {
                 if e < *n {
-                    end_err(errors, e, "must be greater than or equal to `port`".into());
+                    // Upstream quotes the port, not the end port.
+                    end_err(errors, *n, "must be greater than or equal to `port`".into());
                 }
                 for msg in formats::port_number(e) {
                     end_err(errors, e, msg);

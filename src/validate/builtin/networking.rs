@@ -69,7 +69,16 @@ struct Options {
     /// `AllowRelaxedServiceNameValidation`: backend service names are DNS labels, not
     /// DNS-1035 labels.
     allow_relaxed_service_name: bool,
+    /// The release's wording of a reference's missing kind and name.
+    version: Option<KubeVersion>,
 }
+
+/// `validateIngressTypedLocalObjectReference`'s `Required` details: `kind is required`, `name is
+/// required` until 1.33, none from 1.34 (read in the 1.33 and 1.34 sources).
+const REFERENCE_REQUIRED_DETAILS: &[(VersionRange, bool)] = &[
+    (VersionRange::until(33), true),
+    (VersionRange::since(34), false),
+];
 
 /// RelaxedServiceNameValidation (KEP-5311): alpha 1.34, beta and on by default from 1.36.
 const RELAXED_SERVICE_NAMES: VersionRange = VersionRange::since(36);
@@ -119,11 +128,13 @@ impl Options {
         let Some(old) = old.map(spec) else {
             return Options {
                 allow_relaxed_service_name,
+                version: Some(version),
                 ..Options::default()
             };
         };
         Options {
             allow_relaxed_service_name,
+            version: Some(version),
             allow_invalid_secret_name: items(old.get("tls"))
                 .iter()
                 .any(|t| !secret_name(text(t, "secretName")).is_empty()),
@@ -323,7 +334,7 @@ fn backend(backend: &Value, at: &str, opts: &Options, errors: &mut Vec<FieldErro
             empty_value(),
             "cannot set both resource and service backends",
         )),
-        (Some(r), None) => local_object_reference(r, &join(at, ".resource"), errors),
+        (Some(r), None) => local_object_reference(r, &join(at, ".resource"), opts.version, errors),
         (None, Some(s)) => {
             let name = text(s, "name");
             if name.is_empty() {
@@ -374,7 +385,13 @@ fn backend(backend: &Value, at: &str, opts: &Options, errors: &mut Vec<FieldErro
 }
 
 /// `validateIngressTypedLocalObjectReference`.
-fn local_object_reference(r: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn local_object_reference(
+    r: &Value,
+    at: &str,
+    version: Option<KubeVersion>,
+    errors: &mut Vec<FieldError>,
+) {
+    let details = version.is_some_and(|v| v.pick(REFERENCE_REQUIRED_DETAILS));
     if let Some(group) = present(r, "apiGroup").and_then(Value::as_str) {
         invalid_each(
             errors,
@@ -386,7 +403,12 @@ fn local_object_reference(r: &Value, at: &str, errors: &mut Vec<FieldError>) {
     for key in ["kind", "name"] {
         let v = text(r, key);
         if v.is_empty() {
-            errors.push(FieldError::required(format!("{at}.{key}"), ""));
+            let detail = if details {
+                format!("{key} is required")
+            } else {
+                String::new()
+            };
+            errors.push(FieldError::required(format!("{at}.{key}"), detail));
         } else {
             invalid_each(
                 errors,
@@ -425,7 +447,7 @@ pub fn ingress_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         domain_prefixed_path("spec.controller", controller, errors);
     }
     if let Some(params) = present(spec, "parameters") {
-        parameters(params, "spec.parameters", errors);
+        parameters(params, "spec.parameters", w.version(), errors);
     }
 }
 
@@ -456,8 +478,8 @@ fn domain_prefixed_path(at: &str, value: &str, errors: &mut Vec<FieldError>) {
 }
 
 /// `validateIngressClassParametersReference`.
-fn parameters(params: &Value, at: &str, errors: &mut Vec<FieldError>) {
-    local_object_reference(params, at, errors);
+fn parameters(params: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    local_object_reference(params, at, Some(version), errors);
     let Some(scope) = present(params, "scope") else {
         errors.push(FieldError::required(join(at, ".scope"), ""));
         return;

@@ -8,10 +8,12 @@ use super::super::difflib;
 use super::super::gojson::marshal_string;
 use super::super::{FieldError, Write};
 use super::fields::{set, spec, text};
+use super::resources::Amount;
 use super::selector::semantic_eq;
 use crate::defaults::canonical_quantity;
 use crate::kube::VersionRange;
 use crate::value::Value;
+use std::cmp::Ordering;
 
 /// How the server words the refusal and what follows it, by Kubernetes version.
 struct Wording {
@@ -23,13 +25,13 @@ struct Wording {
     json_diff: bool,
 }
 
-/// `volumeAttributesClassName` is named once the VolumeAttributesClass feature is on by default
-/// (1.34), the release in which `cmp.Diff` gave way to `diff.Diff` (k8s.io/apimachinery
+/// Every release names `volumeAttributesClassName` (read in the 1.30 and 1.36 sources); 1.34
+/// is the release in which `cmp.Diff` gave way to `diff.Diff` (k8s.io/apimachinery
 /// `pkg/util/diff/diff.go`, added for v0.34.0).
 const WORDINGS: &[Wording] = &[
     Wording {
         versions: VersionRange::until(33),
-        detail: "spec is immutable after creation except resources.requests for bound claims",
+        detail: "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
         json_diff: false,
     },
     Wording {
@@ -85,16 +87,66 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
         "volumeAttributesClassName",
         was.get("volumeAttributesClassName").cloned(),
     );
-    if semantic_eq(Some(&now), Some(&was)) {
+    if !semantic_eq(Some(&now), Some(&was)) {
+        spec_forbidden(w, &was, &now, errors);
+    }
+    smaller_request(w, object, old, errors);
+    // `ValidateImmutableField(volumeMode)`, reported at `volumeMode` as upstream builds the path.
+    let mode = |v: &Value| text(spec(v), "volumeMode").to_string();
+    let (new_mode, old_mode) = (mode(object), mode(old));
+    if new_mode != old_mode {
+        errors.push(FieldError::invalid(
+            "volumeMode",
+            FieldError::string_value(&new_mode),
+            "field is immutable",
+        ));
+    }
+}
+
+/// RecoverVolumeExpansionFailure (on by default from 1.32) lets a request shrink down to just
+/// above the recorded capacity; before, never below the previous request.
+const RECOVER_FROM_EXPANSION_FAILURE: VersionRange = VersionRange::since(32);
+
+/// `ValidatePersistentVolumeClaimUpdate`'s storage request rule.
+fn smaller_request(w: &Write, object: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let storage = |v: &Value, path: &[&str]| v.get_path(path).and_then(Amount::of);
+    let requested = ["spec", "resources", "requests", "storage"];
+    let (Some(new_size), Some(old_size)) = (storage(object, &requested), storage(old, &requested))
+    else {
+        return;
+    };
+    if new_size.compare(&old_size) != Some(Ordering::Less) {
         return;
     }
+    const AT: &str = "spec.resources.requests.storage";
+    if !RECOVER_FROM_EXPANSION_FAILURE.contains(w.version()) {
+        errors.push(FieldError::forbidden(
+            AT,
+            "field can not be less than previous value",
+        ));
+        return;
+    }
+    // A missing capacity is the zero quantity.
+    let capacity =
+        storage(old, &["status", "capacity", "storage"]).or_else(|| Amount::of(&Value::from("0")));
+    let at_or_below = capacity.is_some_and(|c| new_size.compare(&c) != Some(Ordering::Greater));
+    if at_or_below {
+        errors.push(FieldError::forbidden(
+            AT,
+            "field can not be less than status.capacity",
+        ));
+    }
+}
+
+/// The `spec` Forbidden, with the release's wording and diff.
+fn spec_forbidden(w: &Write, was: &Value, now: &Value, errors: &mut Vec<FieldError>) {
     let Some(wording) = WORDINGS.iter().find(|x| x.versions.contains(w.version())) else {
         return;
     };
     let mut detail = wording.detail.to_string();
     if wording.json_diff {
         detail.push('\n');
-        let (a, b) = (internal_spec_json(&was), internal_spec_json(&now));
+        let (a, b) = (internal_spec_json(was), internal_spec_json(now));
         detail.push_str(&difflib::unified_diff(
             &difflib::split_lines(&a),
             &difflib::split_lines(&b),

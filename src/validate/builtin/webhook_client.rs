@@ -11,22 +11,32 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::crd::go_url::{parse_reference, UrlError};
 use crate::validate::field::join;
 use crate::value::Value;
 
 /// `ValidateWebhookURL`'s suffix.
 const URL_FORM: &str = "; desired format: https://host[/path]";
+/// The `Required` details of the name and namespace parameters: apiserver v0.34 (1.34) dropped
+/// them (pkg/util/webhook/validation.go, read at v0.33.0 and v0.34.0).
+const SERVICE_REQUIRED_DETAILS: &[(VersionRange, (&str, &str))] = &[
+    (
+        VersionRange::until(33),
+        ("service name is required", "service namespace is required"),
+    ),
+    (VersionRange::since(34), ("", "")),
+];
 /// `SetDefaults_ServiceReference`.
 const DEFAULT_PORT: i64 = 443;
 
 /// The client configuration at `at` (`webhooks[i].clientConfig`).
-pub fn client_config(cc: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub fn client_config(cc: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let url = present(cc, "url");
     let service = present(cc, "service");
     match (url, service) {
         (Some(url), None) => webhook_url(url.as_str().unwrap_or(""), &join(at, ".url"), errors),
-        (None, Some(service)) => webhook_service(service, &join(at, ".service"), errors),
+        (None, Some(service)) => webhook_service(service, &join(at, ".service"), version, errors),
         _ => errors.push(FieldError::required(
             at,
             "exactly one of url or service is required",
@@ -85,13 +95,17 @@ fn webhook_url(raw: &str, at: &str, errors: &mut Vec<FieldError>) {
 
 /// `ValidateWebhookService(fldPath, Name, Namespace, Path, Port)`, the arguments as the
 /// admission validation passes them.
-fn webhook_service(service: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn webhook_service(service: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let (name_detail, namespace_detail) = version.pick(SERVICE_REQUIRED_DETAILS);
     // The parameter called `name` receives the namespace, and `namespace` the name.
     if text(service, "namespace").is_empty() {
-        errors.push(FieldError::required(join(at, ".name"), ""));
+        errors.push(FieldError::required(join(at, ".name"), name_detail));
     }
     if text(service, "name").is_empty() {
-        errors.push(FieldError::required(join(at, ".namespace"), ""));
+        errors.push(FieldError::required(
+            join(at, ".namespace"),
+            namespace_detail,
+        ));
     }
     let port = present(service, "port")
         .and_then(Value::as_i64)
@@ -138,7 +152,6 @@ fn webhook_service(service: &Value, at: &str, errors: &mut Vec<FieldError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::KubeVersion;
     use crate::value::from_json_str;
 
     fn messages(cc: &str) -> Vec<String> {
@@ -147,6 +160,7 @@ mod tests {
         client_config(
             &from_json_str(cc).unwrap(),
             "webhooks[0].clientConfig",
+            v,
             &mut errors,
         );
         errors.iter().map(|e| e.message(v)).collect()
