@@ -16,9 +16,15 @@ use std::collections::HashSet;
 /// `csiNodeIDLongerMaxLength`: the strategy passes `AllowLongNodeID` (1.30–).
 const NODE_ID_MAX: usize = 256;
 
-/// MutableCSINodeAllocatableCount (beta and on by default from 1.34): a driver's `allocatable`
+/// MutableCSINodeAllocatableCount (on by default from 1.35; beta and off in 1.34): a driver's `allocatable`
 /// may change on update.
-const MUTABLE_ALLOCATABLE: VersionRange = VersionRange::since(34);
+const MUTABLE_ALLOCATABLE: VersionRange = VersionRange::since(35);
+/// Where `ValidateCSINodeUpdate` reports a changed driver: `CSINodeDriver` until 1.32 (a bare
+/// path), `spec.drivers` from 1.33 (read in the 1.32 and 1.33 sources).
+const CHANGED_DRIVER_PATH: &[(VersionRange, &str)] = &[
+    (VersionRange::until(32), "CSINodeDriver"),
+    (VersionRange::since(33), "spec.drivers"),
+];
 
 /// The VolumeAttachment strategy's `Validate` (`ValidateVolumeAttachment`, then for new v1
 /// objects `ValidateVolumeAttachmentV1`) and `ValidateUpdate` (`ValidateVolumeAttachment` and
@@ -124,7 +130,7 @@ fn attachment_spec_value(
 }
 
 /// `ValidateCSINode` (the drivers), then on update `ValidateCSINodeUpdate`: a driver listed
-/// before keeps its fields (`allocatable` may change from 1.34).
+/// before keeps its fields (`allocatable` may change from 1.35).
 pub fn csi_node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let drivers = items(spec(object).get("drivers"));
     let mut names = HashSet::new();
@@ -154,7 +160,7 @@ pub fn csi_node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             };
             if view(old_driver) != view(new_driver) {
                 errors.push(FieldError::invalid(
-                    "spec.drivers",
+                    w.version().pick(CHANGED_DRIVER_PATH),
                     driver_value(new_driver, mutable_allocatable),
                     "field is immutable",
                 ));
@@ -290,8 +296,9 @@ mod tests {
             .replace(r#""attacher":"ebs.csi.aws.com""#, r#""attacher":"""#)
             .replace(r#""persistentVolumeName":"pv-1""#, "")
             .replace("node-1", "Node_1");
+        // 1.34: an empty attacher also gets the subdomain message (1.35 stops at Required).
         assert_eq!(
-            refusal_causes(&bad, None, 37),
+            refusal_causes(&bad, None, 34),
             [
                 "spec.attacher: Required value",
                 "spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName",
@@ -362,11 +369,16 @@ mod tests {
     fn csi_node_drivers_keep_their_fields() {
         let moved = NODE.replace("i-0123", "i-0456");
         assert_eq!(
-            refusal(&moved, Some(NODE), 34).unwrap(),
+            refusal(&moved, Some(NODE), 35).unwrap(),
             "The CSINode \"node-1\" is invalid: spec.drivers: Invalid value: {\"Name\":\"ebs.csi.aws.com\",\"NodeID\":\"i-0456\",\"TopologyKeys\":[\"topology.ebs.csi.aws.com/zone\"],\"Allocatable\":null}: field is immutable"
         );
         let recount = NODE.replace(r#""count":25"#, r#""count":30"#);
-        assert_eq!(refusal(&recount, Some(NODE), 34), None);
+        assert_eq!(refusal(&recount, Some(NODE), 35), None);
+        // MutableCSINodeAllocatableCount is beta and off in 1.34.
+        assert_eq!(
+            refusal(&recount, Some(NODE), 34).unwrap(),
+            "The CSINode \"node-1\" is invalid: spec.drivers: Invalid value: {\"Name\":\"ebs.csi.aws.com\",\"NodeID\":\"i-0123\",\"TopologyKeys\":[\"topology.ebs.csi.aws.com/zone\"],\"Allocatable\":{\"Count\":30}}: field is immutable"
+        );
         assert_eq!(
             refusal(&recount, Some(NODE), 33).unwrap(),
             "The CSINode \"node-1\" is invalid: spec.drivers: Invalid value: storage.CSINodeDriver{Name:\"ebs.csi.aws.com\", NodeID:\"i-0123\", TopologyKeys:[]string{\"topology.ebs.csi.aws.com/zone\"}, Allocatable:(*storage.VolumeNodeResources)(0x…)}: field is immutable"

@@ -12,7 +12,7 @@ use super::fields::{items, present, quantity_text, text};
 use super::projected::TokenPath;
 use super::{claim_template, image_volume, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
 use std::cmp::Ordering;
@@ -354,6 +354,10 @@ pub(super) fn csi_driver_name(
     driver_name(text(v, "driver"), &join(at, ".driver"), version, errors);
 }
 
+/// `ValidateCSIDriverName` returns after `Required value` from 1.35 (read in the 1.34 and 1.35
+/// sources); before, an empty name also got the DNS subdomain message.
+const EMPTY_DRIVER_NAME_ALONE: VersionRange = VersionRange::since(35);
+
 /// `ValidateCSIDriverName`: required, at most 63 bytes, a DNS subdomain once lowercased.
 pub(super) fn driver_name(
     driver: &str,
@@ -363,6 +367,10 @@ pub(super) fn driver_name(
 ) {
     if driver.is_empty() {
         errors.push(FieldError::required(at, ""));
+        // From 1.35 `ValidateCSIDriverName` stops at a missing name.
+        if EMPTY_DRIVER_NAME_ALONE.contains(version) {
+            return;
+        }
     }
     if driver.len() > 63 {
         errors.push(FieldError::too_long(at, 63, version));

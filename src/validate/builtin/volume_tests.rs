@@ -72,7 +72,7 @@ fn host_paths_nfs_and_csi() {
         refused(
             r#"[{"name":"a","hostPath":{"path":"/x","type":"Dir"}},{"name":"b","nfs":{"server":"s","path":"x"}},{"name":"c","csi":{"driver":""}}]"#,
             "",
-            37
+            34
         ),
         "\n* spec.volumes[0].hostPath.type: Unsupported value: \"Dir\": supported values: \"\", \"BlockDevice\", \"CharDevice\", \"Directory\", \"DirectoryOrCreate\", \"File\", \"FileOrCreate\", \"Socket\"\n* spec.volumes[1].nfs.path: Invalid value: \"x\": must be an absolute path\n* spec.volumes[2].csi.driver: Required value\n* spec.volumes[2].csi.driver: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
     );
@@ -167,5 +167,15 @@ fn recursive_read_only_needs_read_only_from_1_31() {
     assert_eq!(
         refusal(&pod(r#"[{"name":"v","emptyDir":{}}]"#, container), None, 30),
         None
+    );
+}
+
+/// From 1.35 `ValidateCSIDriverName` stops at a missing name.
+#[test]
+fn an_empty_csi_driver_name_is_only_required_from_1_35() {
+    let volumes = r#"[{"name":"v","csi":{"driver":""}}]"#;
+    assert_eq!(
+        refused(volumes, "", 35),
+        "spec.volumes[0].csi.driver: Required value"
     );
 }
