@@ -15,63 +15,21 @@ use super::{BadValue, ErrorType, FieldError, Write};
 use crate::kube::VersionRange;
 use crate::value::Value;
 
+/// The release whose k8s.io/api first tags rules `+k8s:beta` (v0.37; v0.36 tags none).
+const BETA_TAGS: VersionRange = VersionRange::since(37);
+
 /// `+k8s:beta(since: "1.37")=+k8s:immutable` fields of served kinds (k8s.io/api
 /// v0.37.0-beta.0): group, kind, field path.
-const BETA_IMMUTABLE: &[(VersionRange, &str, &str, &str)] = &[
-    (
-        VersionRange::since(37),
-        "discovery.k8s.io",
-        "EndpointSlice",
-        "addressType",
-    ),
-    (
-        VersionRange::since(37),
-        "networking.k8s.io",
-        "IPAddress",
-        "spec.parentRef",
-    ),
-    (
-        VersionRange::since(37),
-        "node.k8s.io",
-        "RuntimeClass",
-        "handler",
-    ),
-    (
-        VersionRange::since(37),
-        "resource.k8s.io",
-        "ResourceClaim",
-        "spec",
-    ),
-    (
-        VersionRange::since(37),
-        "storage.k8s.io",
-        "StorageClass",
-        "provisioner",
-    ),
-    (
-        VersionRange::since(37),
-        "storage.k8s.io",
-        "StorageClass",
-        "parameters",
-    ),
-    (
-        VersionRange::since(37),
-        "storage.k8s.io",
-        "StorageClass",
-        "reclaimPolicy",
-    ),
-    (
-        VersionRange::since(37),
-        "storage.k8s.io",
-        "StorageClass",
-        "volumeBindingMode",
-    ),
-    (
-        VersionRange::since(37),
-        "storage.k8s.io",
-        "VolumeAttachment",
-        "spec",
-    ),
+const BETA_IMMUTABLE: &[(&str, &str, &str)] = &[
+    ("discovery.k8s.io", "EndpointSlice", "addressType"),
+    ("networking.k8s.io", "IPAddress", "spec.parentRef"),
+    ("node.k8s.io", "RuntimeClass", "handler"),
+    ("resource.k8s.io", "ResourceClaim", "spec"),
+    ("storage.k8s.io", "StorageClass", "provisioner"),
+    ("storage.k8s.io", "StorageClass", "parameters"),
+    ("storage.k8s.io", "StorageClass", "reclaimPolicy"),
+    ("storage.k8s.io", "StorageClass", "volumeBindingMode"),
+    ("storage.k8s.io", "VolumeAttachment", "spec"),
 ];
 
 const IMMUTABLE: &str = "field is immutable";
@@ -80,17 +38,14 @@ const IMMUTABLE: &str = "field is immutable";
 /// with the declarative ones, moved after every other error.
 pub fn enforce(w: &Write, errors: &mut Vec<FieldError>) {
     let gvk = &w.kind.gvk;
-    if !w.kind.is_builtin() {
+    if !w.kind.is_builtin() || !BETA_TAGS.contains(w.version()) {
         return;
     }
     let covered = |e: &FieldError| {
         e.error_type == ErrorType::Invalid
             && e.detail == IMMUTABLE
-            && BETA_IMMUTABLE.iter().any(|(range, group, kind, path)| {
-                range.contains(w.version())
-                    && *group == gvk.group
-                    && *kind == gvk.kind
-                    && *path == e.field
+            && BETA_IMMUTABLE.iter().any(|(group, kind, path)| {
+                *group == gvk.group && *kind == gvk.kind && *path == e.field
             })
     };
     let (declared, mut kept): (Vec<FieldError>, Vec<FieldError>) =
