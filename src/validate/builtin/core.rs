@@ -4,7 +4,7 @@
 
 use super::super::formats;
 use super::super::{FieldError, Write};
-use super::fields::{spec, text};
+use super::fields::{items, spec, text};
 use super::selector::semantic_eq;
 use super::{pod, pod_update, probe, service, service_ip, service_update};
 use crate::validate::field::{join, keyed};
@@ -286,7 +286,25 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             }
         }
     }
-    if let Some(old) = w.live {
-        pod_update::check(spec, self::spec(old), w.version(), errors);
+    match w.live {
+        Some(old) => pod_update::check(spec, self::spec(old), w.version(), errors),
+        None => pod_create_only(spec, errors),
+    }
+}
+
+/// `ValidatePodCreate`'s own rules: ephemeral containers come only through their subresource,
+/// and a pod with scheduling gates may not be bound yet.
+fn pod_create_only(spec: &Value, errors: &mut Vec<FieldError>) {
+    if !items(spec.get("ephemeralContainers")).is_empty() {
+        errors.push(FieldError::forbidden(
+            "spec.ephemeralContainers",
+            "cannot be set on create",
+        ));
+    }
+    if !text(spec, "nodeName").is_empty() && !items(spec.get("schedulingGates")).is_empty() {
+        errors.push(FieldError::forbidden(
+            "spec.nodeName",
+            "cannot be set until all schedulingGates have been cleared",
+        ));
     }
 }

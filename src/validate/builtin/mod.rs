@@ -106,6 +106,7 @@ mod service_cidr;
 mod service_ip;
 mod service_lb;
 mod service_update;
+mod stateful_set;
 pub(crate) mod status;
 mod status_apps;
 mod status_batch;
@@ -138,7 +139,7 @@ const KIND_RULES: &[(&str, &str, KindCheck)] = &[
     ("apps", "Deployment", workloads::deployment),
     ("apps", "ReplicaSet", workloads::replica_set),
     ("apps", "DaemonSet", workloads::daemon_set),
-    ("apps", "StatefulSet", workloads::stateful_set),
+    ("apps", "StatefulSet", stateful_set::stateful_set),
     (
         "apps",
         "ControllerRevision",

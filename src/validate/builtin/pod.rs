@@ -49,13 +49,20 @@ pub fn template(
         version,
         errors,
     );
+    let pod_spec = template.get("spec").unwrap_or(&empty);
     spec(
-        template.get("spec").unwrap_or(&empty),
+        pod_spec,
         old.and_then(|t| t.get("spec")),
         &join(path, ".spec"),
         version,
         errors,
     );
+    if !items(pod_spec.get("ephemeralContainers")).is_empty() {
+        errors.push(FieldError::forbidden(
+            join(path, ".spec.ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
 }
 
 /// The stored object's value at the dotted field `path` (`spec.jobTemplate.spec.template`),

@@ -8,9 +8,8 @@ use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::strategy;
-use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 pub(super) const SELECTOR_MISMATCH: &str = "`selector` does not match template `labels`";
 pub(super) const IMMUTABLE: &str = "field is immutable";
@@ -27,7 +26,7 @@ pub(super) fn non_negative(value: Option<&Value>, path: &str, errors: &mut Vec<F
 
 /// The selector of Deployments, ReplicaSets and StatefulSets: required, valid, not empty
 /// (`empty selector is invalid for <what>`). Returns what it converts to.
-fn required_selector<'v>(
+pub(super) fn required_selector<'v>(
     w: &Write,
     spec: &'v Value,
     what: &str,
@@ -75,7 +74,7 @@ fn template_labels(spec: &Value) -> Option<&Value> {
     spec.get_path(&["template", "metadata", "labels"])
 }
 
-fn template_labels_match(sel: &Selector, spec: &Value, errors: &mut Vec<FieldError>) {
+pub(super) fn template_labels_match(sel: &Selector, spec: &Value, errors: &mut Vec<FieldError>) {
     template_labels_match_at(sel, spec, "spec", errors);
 }
 
@@ -252,115 +251,4 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         errors,
     );
     selector_immutable(w, object, errors);
-}
-
-/// The StatefulSet spec fields an update may change (`ValidateStatefulSetUpdate`), with the
-/// releases that allow each: 1.33 made `revisionHistoryLimit` mutable (read in the 1.32 and
-/// 1.33 sources), and the message for any other change names it from then on.
-const STATEFULSET_MUTABLE: &[(&str, VersionRange)] = &[
-    ("replicas", VersionRange::ALWAYS),
-    ("template", VersionRange::ALWAYS),
-    ("updateStrategy", VersionRange::ALWAYS),
-    ("minReadySeconds", VersionRange::ALWAYS),
-    ("ordinals", VersionRange::ALWAYS),
-    ("revisionHistoryLimit", VersionRange::since(33)),
-    ("persistentVolumeClaimRetentionPolicy", VersionRange::ALWAYS),
-];
-const STATEFULSET_FORBIDDEN: &[(VersionRange, &str)] = &[
-    (
-        VersionRange::until(32),
-        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-    ),
-    (
-        VersionRange::since(33),
-        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-    ),
-];
-
-/// The spec as `ValidateStatefulSetUpdate` compares it: without the mutable fields, and with
-/// each volume claim template's `apiVersion` and `kind` blanked, as the v1 conversion
-/// (`Convert_v1_StatefulSetSpec_To_apps_StatefulSetSpec`) blanks them in the internal object.
-fn stateful_set_compared(spec: &Value, version: KubeVersion) -> Value {
-    let mutable = |key: &str| {
-        STATEFULSET_MUTABLE
-            .iter()
-            .any(|(field, range)| *field == key && range.contains(version))
-    };
-    let Some(m) = spec.as_map() else {
-        return Value::Map(Map::default());
-    };
-    let mut out: Map = m
-        .iter()
-        .filter(|(k, _)| !mutable(k))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    if let Some(Value::List(templates)) = out.get("volumeClaimTemplates") {
-        let blanked: Vec<Value> = templates
-            .iter()
-            .map(|t| match t.as_map() {
-                Some(t) => {
-                    let mut t = t.clone();
-                    t.shift_remove("apiVersion");
-                    t.shift_remove("kind");
-                    Value::Map(t)
-                }
-                None => t.clone(),
-            })
-            .collect();
-        out.insert("volumeClaimTemplates".into(), Value::List(blanked.into()));
-    }
-    Value::Map(out)
-}
-
-/// `ValidateStatefulSet` / `ValidateStatefulSetUpdate`.
-pub fn stateful_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let spec = spec(object);
-    let policy = spec
-        .get("podManagementPolicy")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    match policy {
-        "" => errors.push(FieldError::required("spec.podManagementPolicy", "")),
-        "OrderedReady" | "Parallel" => {}
-        other => errors.push(FieldError::invalid(
-            "spec.podManagementPolicy",
-            FieldError::string_value(other),
-            "must be 'OrderedReady' or 'Parallel'",
-        )),
-    }
-    strategy::stateful_set(w, spec, errors);
-    non_negative(spec.get("replicas"), "spec.replicas", errors);
-    non_negative(spec.get("minReadySeconds"), "spec.minReadySeconds", errors);
-    strategy::ordinals(spec, errors);
-    let (sel, converted) = required_selector(w, spec, "statefulset", errors);
-    if converted.converts() {
-        template_labels_match(&converted, spec, errors);
-        let empty = Value::Null;
-        let template = spec.get("template").unwrap_or(&empty);
-        let meta = template.get("metadata").unwrap_or(&empty);
-        super::meta::labels(
-            meta.get("labels"),
-            "spec.template.labels",
-            w.version(),
-            errors,
-        );
-        super::meta::annotations(
-            meta.get("annotations"),
-            "spec.template.annotations",
-            w.version(),
-            errors,
-        );
-    } else {
-        errors.push(FieldError::invalid("spec.selector", quoted(sel), ""));
-    }
-    template_restart_policy(spec, &["Always"], errors);
-    active_deadline_forbidden(spec, "StatefulSet", errors);
-    if let Some(old) = w.live {
-        let new = stateful_set_compared(spec, w.version());
-        let old = stateful_set_compared(self::spec(old), w.version());
-        if !semantic_eq(Some(&new), Some(&old)) {
-            let forbidden = w.version().pick(STATEFULSET_FORBIDDEN);
-            errors.push(FieldError::forbidden("spec", forbidden));
-        }
-    }
 }
