@@ -29,7 +29,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let old_spec = w.live.map(spec);
     let mut prepared = service_update::prepare(spec(object), old_spec);
     // The allocator answers alone: IP families first, then node ports.
-    let refusal = service_ip::ip_family_fields(&prepared, old_spec);
+    let refusal = service_ip::ip_family_fields(&prepared, old_spec, w.version());
     if !refusal.is_empty() {
         *errors = refusal;
         return;
@@ -87,7 +87,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         probe::port_num_or_name(p.get("targetPort"), &join(&at, ".targetPort"), errors);
     }
     service::selector_and_affinity(spec, w.version(), errors);
-    service_ip::external_ips(spec, errors);
+    service_ip::external_ips(spec, old_spec, w.version(), errors);
     if !kind.is_empty() && !SERVICE_TYPES.contains(&kind) {
         errors.push(FieldError::not_supported(
             "spec.type",
@@ -95,7 +95,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             SERVICE_TYPES,
         ));
     }
-    service::after_type(spec, annotations, w.version(), errors);
+    service::after_type(object, spec, w.live, w.version(), errors);
 }
 
 /// `IsConfigMapKey` errors of every key of `map` at `<path>[<key>]`; returns the data's size.

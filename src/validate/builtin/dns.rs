@@ -7,7 +7,7 @@ use super::super::formats;
 use super::super::goprint::GoType;
 use super::super::FieldError;
 use super::fields::{items, present, text};
-use super::netaddr;
+use super::ip_strict;
 use super::pod_options::Strictness;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
@@ -27,13 +27,13 @@ pub fn search_by_default(version: KubeVersion) -> Strictness {
     Strictness::relaxed_in(RELAXED_SEARCH, version)
 }
 
-/// `IsValidIP` with StrictIPCIDRValidation off (alpha since 1.33): Go's lenient parser.
-fn ip(value: &str, path: &str, errors: &mut Vec<FieldError>) {
-    if netaddr::parse_ip(value).is_none() {
+/// `IsValidIPForLegacyField` with no stored addresses.
+fn ip(value: &str, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    if let Some(message) = ip_strict::legacy_ip(value, version, &[]) {
         errors.push(FieldError::invalid(
             path,
             FieldError::string_value(value),
-            "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+            message,
         ));
     }
 }
@@ -83,6 +83,7 @@ pub fn config(
         ip(
             ns.as_str().unwrap_or(""),
             &format!("{at}.nameservers[{i}]"),
+            version,
             errors,
         );
     }
@@ -158,10 +159,10 @@ pub fn host_names(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
 }
 
 /// `ValidateHostAliases` of the pod spec at `path`: IPs, hostnames DNS subdomains.
-pub fn host_aliases(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+pub fn host_aliases(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     for (i, alias) in items(spec.get("hostAliases")).iter().enumerate() {
         let at = format!("{path}.hostAliases[{i}]");
-        ip(text(alias, "ip"), &join(&at, ".ip"), errors);
+        ip(text(alias, "ip"), &join(&at, ".ip"), version, errors);
         for (j, host) in items(alias.get("hostnames")).iter().enumerate() {
             let host = host.as_str().unwrap_or("");
             for msg in formats::dns1123_subdomain(host) {
@@ -183,7 +184,7 @@ mod tests {
     fn messages(spec: &str, minor: u8) -> Vec<String> {
         messages_of(spec, minor, |spec, v, errors| {
             config(spec, "spec", search_by_default(v), v, errors);
-            host_aliases(spec, "spec", errors);
+            host_aliases(spec, "spec", v, errors);
         })
     }
 

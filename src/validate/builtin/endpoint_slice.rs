@@ -200,7 +200,7 @@ fn ip_address(
             endpoint_ip(address, at, errors);
         }
         AddressRule::IpThenFamily => {
-            if !valid_ip(address, at, errors) {
+            if !valid_ip(address, at, version, &[], errors) {
                 return;
             }
             if !wanted(address) {

@@ -4,8 +4,9 @@
 
 use super::super::{formats, BadValue, FieldError, Write};
 use super::fields::{items, present, text};
+use super::ip_strict;
 use super::netaddr::parse_ip;
-use super::service_ip::{special, INVALID_IP};
+use super::service_ip::special;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
@@ -27,16 +28,22 @@ pub(super) fn endpoint_ip(ip: &str, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `validation.IsValidIP` before 1.33, `IsValidIPForLegacyField` since (StrictIPCIDRValidation
-/// is off by default): the lenient parse, one message either way.
-pub(super) fn valid_ip(ip: &str, path: &str, errors: &mut Vec<FieldError>) -> bool {
-    if parse_ip(ip).is_some() {
+/// `validation.IsValidIP` before 1.33, `IsValidIPForLegacyField` since (the strict parse
+/// from 1.36; `stored` the update's `validOldIPs`): one message at most.
+pub(super) fn valid_ip(
+    ip: &str,
+    path: &str,
+    version: KubeVersion,
+    stored: &[&str],
+    errors: &mut Vec<FieldError>,
+) -> bool {
+    let Some(message) = ip_strict::legacy_ip(ip, version, stored) else {
         return true;
-    }
+    };
     errors.push(FieldError::invalid(
         path,
         FieldError::string_value(ip),
-        INVALID_IP,
+        message,
     ));
     false
 }
@@ -116,7 +123,7 @@ fn subsets(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         for (key, list) in [("addresses", addresses), ("notReadyAddresses", not_ready)] {
             let list_at = join(&at, &format!(".{key}"));
             for (j, address) in list.iter().enumerate() {
-                endpoint_address(address, &indexed(&list_at, j), errors);
+                endpoint_address(address, &indexed(&list_at, j), w.version(), errors);
             }
         }
         let ports = items(subset.get("ports"));
@@ -134,10 +141,10 @@ fn subsets(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 
 /// `validateEndpointAddress`: the IP (parsed, then not special: an unparsable IP is reported
 /// twice, as upstream does), hostname, node name.
-fn endpoint_address(address: &Value, at: &str, errors: &mut Vec<FieldError>) {
+fn endpoint_address(address: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let ip = text(address, "ip");
     let ip_at = join(at, ".ip");
-    valid_ip(ip, &ip_at, errors);
+    valid_ip(ip, &ip_at, version, &[], errors);
     let hostname = text(address, "hostname");
     if !hostname.is_empty() {
         dns_label(hostname, &join(at, ".hostname"), errors);

@@ -3,46 +3,50 @@
 //! IPv4-mapped IPv6 addresses, and written in Go's canonical form (`net.IP.String`).
 
 use super::netaddr::{parse_cidr, parse_ip, Ip};
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::goprint::go_quote;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
-const INVALID_CIDR: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+pub const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+pub const INVALID_CIDR: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 /// The messages of `IsValidIP` for `value`, in its order.
 pub fn ip_messages(value: &str) -> Vec<String> {
     let Some(ip) = parse_ip(value) else {
         return vec![INVALID_IP.into()];
     };
-    // `netip.ParseAddr` fails only on the leading zeros the lenient parser allows; a failed
-    // parse yields the zero address, which is not IPv4-mapped.
-    let mut errors = Vec::new();
-    if has_leading_zero_octet(value) {
-        errors.push("must not have leading 0s".into());
-    } else if is_4in6(&ip) {
-        errors.push("must not be an IPv4-mapped IPv6 address".into());
-    }
-    if !errors.is_empty() {
-        return errors;
+    if let Some(problem) = strict_ip_problem(value, &ip) {
+        return vec![problem.into()];
     }
     let canonical = go_ip_string(&ip);
     if canonical != value {
-        errors.push(format!(
+        return vec![format!(
             "must be in canonical form ({})",
             go_quote(&canonical)
-        ));
+        )];
     }
-    errors
+    Vec::new()
 }
 
-/// The messages of `IsValidCIDR` for `value`, in its order.
-pub fn cidr_messages(value: &str) -> Vec<String> {
-    let Some(cidr) = parse_cidr(value) else {
-        return vec![INVALID_CIDR.into()];
-    };
+/// What the strict parse (`parseIP` with `strictValidation`) refuses in an address the
+/// lenient parser read as `ip`. `netip.ParseAddr` fails only on the leading zeros the lenient
+/// parser allows; a failed parse yields the zero address, which is not IPv4-mapped.
+fn strict_ip_problem(value: &str, ip: &Ip) -> Option<&'static str> {
+    if has_leading_zero_octet(value) {
+        Some("must not have leading 0s")
+    } else if is_4in6(ip) {
+        Some("must not be an IPv4-mapped IPv6 address")
+    } else {
+        None
+    }
+}
+
+/// What the strict parse (`parseCIDR` with `strictValidation`) refuses in a CIDR value the
+/// lenient parser accepts: `netip.ParsePrefix`, then the address checks in its order.
+fn strict_cidr_problem(value: &str) -> Option<&'static str> {
+    let cidr = parse_cidr(value)?;
     let (addr, len) = value.split_once('/').unwrap_or((value, ""));
-    // `netip.ParsePrefix`, then the address checks in `parseCIDR`'s order.
-    let error = if has_leading_zero_octet(addr) || (len.len() > 1 && len.starts_with('0')) {
+    if has_leading_zero_octet(addr) || (len.len() > 1 && len.starts_with('0')) {
         Some("must not have leading 0s in IP or prefix length")
     } else if parse_ip(addr).is_some_and(|ip| is_4in6(&ip)) {
         Some("must not have an IPv4-mapped IPv6 address")
@@ -50,9 +54,55 @@ pub fn cidr_messages(value: &str) -> Vec<String> {
         Some("must not have bits set beyond the prefix length")
     } else {
         None
+    }
+}
+
+/// StrictIPCIDRValidation: alpha and off in 1.33–1.35, beta and on by default from 1.36
+/// (pkg/features/kube_features.go). When on, the fields validated before strict parsing
+/// existed (`IsValidIPForLegacyField`, `IsValidCIDRForLegacyField` in
+/// pkg/apis/core/validation) refuse what the strict parse refuses.
+const STRICT_LEGACY_FIELDS: VersionRange = VersionRange::since(36);
+/// Those two functions (1.33–) accept any value the stored object already holds
+/// (`validOldIPs`, `validOldCIDRs`), even one the lenient parse refuses; before 1.33 the
+/// fields were checked with `IsValidIP` / `IsValidCIDR` alone.
+const STORED_VALUES_KEPT: VersionRange = VersionRange::since(33);
+
+/// The message `IsValidIPForLegacyField` gives for `value`, if any: the lenient parse's, then
+/// the strict parse's from 1.36; `stored` lists the update's `validOldIPs`.
+pub fn legacy_ip(value: &str, version: KubeVersion, stored: &[&str]) -> Option<&'static str> {
+    if STORED_VALUES_KEPT.contains(version) && stored.contains(&value) {
+        return None;
+    }
+    let Some(ip) = parse_ip(value) else {
+        return Some(INVALID_IP);
     };
-    if let Some(e) = error {
-        return vec![e.into()];
+    STRICT_LEGACY_FIELDS
+        .contains(version)
+        .then(|| strict_ip_problem(value, &ip))
+        .flatten()
+}
+
+/// [`legacy_ip`] for CIDR values (`IsValidCIDRForLegacyField`, `validOldCIDRs`).
+pub fn legacy_cidr(value: &str, version: KubeVersion, stored: &[&str]) -> Option<&'static str> {
+    if STORED_VALUES_KEPT.contains(version) && stored.contains(&value) {
+        return None;
+    }
+    if parse_cidr(value).is_none() {
+        return Some(INVALID_CIDR);
+    }
+    STRICT_LEGACY_FIELDS
+        .contains(version)
+        .then(|| strict_cidr_problem(value))
+        .flatten()
+}
+
+/// The messages of `IsValidCIDR` for `value`, in its order.
+pub fn cidr_messages(value: &str) -> Vec<String> {
+    let Some(cidr) = parse_cidr(value) else {
+        return vec![INVALID_CIDR.into()];
+    };
+    if let Some(problem) = strict_cidr_problem(value) {
+        return vec![problem.into()];
     }
     let canonical = format!("{}/{}", go_ip_string(&cidr.network), cidr.prefix);
     if canonical != value {
@@ -140,5 +190,31 @@ mod tests {
         );
         assert_eq!(cidr_is_v4("10.0.0.0/8"), Some(true));
         assert_eq!(cidr_is_v4("fd00::/8"), Some(false));
+    }
+
+    #[test]
+    fn legacy_fields_are_strict_from_1_36_and_keep_stored_values_from_1_33() {
+        let v = |minor| KubeVersion::new(minor).unwrap();
+        assert_eq!(legacy_cidr("10.0.0.1/24", v(35), &[]), None);
+        assert_eq!(
+            legacy_cidr("10.0.0.1/24", v(36), &[]),
+            Some("must not have bits set beyond the prefix length")
+        );
+        assert_eq!(legacy_cidr("10.0.0.1/24", v(36), &["10.0.0.1/24"]), None);
+        assert_eq!(legacy_cidr("10.0.0.0/24", v(37), &[]), None);
+        assert_eq!(legacy_cidr("x", v(32), &["x"]), Some(INVALID_CIDR));
+        assert_eq!(legacy_cidr("x", v(33), &["x"]), None);
+        assert_eq!(legacy_ip("010.0.0.1", v(35), &[]), None);
+        assert_eq!(
+            legacy_ip("010.0.0.1", v(36), &[]),
+            Some("must not have leading 0s")
+        );
+        assert_eq!(
+            legacy_ip("::ffff:10.0.0.1", v(36), &[]),
+            Some("must not be an IPv4-mapped IPv6 address")
+        );
+        // Non-canonical forms stay valid in legacy fields.
+        assert_eq!(legacy_ip("2001:DB8::1", v(37), &[]), None);
+        assert_eq!(legacy_ip("10.0.0.300", v(30), &[]), Some(INVALID_IP));
     }
 }

@@ -8,8 +8,8 @@ use super::super::formats;
 use super::super::goprint::GoType;
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{items, present, spec};
-use super::netaddr;
 use super::selector;
+use super::{ip_strict, netaddr};
 use crate::kube::KubeVersion;
 use crate::validate::field::join;
 use crate::value::Value;
@@ -17,7 +17,6 @@ use crate::value::Value;
 /// `ValidateNetworkPolicyPort`'s protocols, in its order.
 const PROTOCOLS: &[&str] = &["TCP", "UDP", "SCTP"];
 const POLICY_TYPES: &[&str] = &["Ingress", "Egress"];
-const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 /// Every CIDR of the stored object's ipBlocks: an update may keep them even if invalid.
 fn existing_cidrs(old: &Value) -> Vec<&str> {
@@ -201,7 +200,7 @@ fn peer(
     let block = present(peer, "ipBlock");
     if let Some(block) = block {
         count += 1;
-        ip_block(block, &join(at, ".ipBlock"), &opts.cidrs, errors);
+        ip_block(block, &join(at, ".ipBlock"), &opts.cidrs, version, errors);
     }
     if count == 0 {
         errors.push(FieldError::required(at, "must specify a peer"));
@@ -213,38 +212,45 @@ fn peer(
     }
 }
 
-/// `IsValidCIDRForLegacyField` (lenient parsing; CIDRs of the stored object pass).
+/// `IsValidCIDR` until 1.32, `IsValidCIDRForLegacyField` since (CIDRs of the stored object
+/// pass; the strict parse from 1.36); the lenient parse either way for what follows.
 fn cidr(
     value: &str,
     path: &str,
     allowed: &[&str],
+    version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) -> Option<netaddr::Cidr> {
-    let parsed = netaddr::parse_cidr(value);
-    if parsed.is_none() && !allowed.contains(&value) {
+    if let Some(message) = ip_strict::legacy_cidr(value, version, allowed) {
         errors.push(FieldError::invalid(
             path,
             FieldError::string_value(value),
-            CIDR_MSG,
+            message,
         ));
     }
-    parsed
+    netaddr::parse_cidr(value)
 }
 
 /// `ValidateIPBlock`: a CIDR, and exceptions strictly inside it.
-fn ip_block(block: &Value, at: &str, allowed: &[&str], errors: &mut Vec<FieldError>) {
+fn ip_block(
+    block: &Value,
+    at: &str,
+    allowed: &[&str],
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let value = block.get("cidr").and_then(Value::as_str).unwrap_or("");
     if value.is_empty() {
         errors.push(FieldError::required(join(at, ".cidr"), ""));
         return;
     }
-    let Some(net) = cidr(value, &join(at, ".cidr"), allowed, errors) else {
+    let Some(net) = cidr(value, &join(at, ".cidr"), allowed, version, errors) else {
         return;
     };
     for (i, except) in items(block.get("except")).iter().enumerate() {
         let except = except.as_str().unwrap_or("");
         let path = format!("{at}.except[{i}]");
-        let Some(sub) = cidr(except, &path, allowed, errors) else {
+        let Some(sub) = cidr(except, &path, allowed, version, errors) else {
             continue;
         };
         if !net.contains(&sub.network)

@@ -8,6 +8,7 @@
 use super::super::formats;
 use super::super::{BadValue, ErrorType, FieldError, Write};
 use super::fields::{items, spec, text};
+use super::ip_strict;
 use super::netaddr::parse_cidr;
 use super::resources::{quantity_value, Amount};
 use super::service_ip::family_of;
@@ -21,7 +22,6 @@ use std::collections::HashSet;
 
 /// The message of apimachinery's `IsValidCIDR` (lenient parse; StrictIPCIDRValidation is off
 /// by default in every release that has it).
-const INVALID_CIDR: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 const CIDR_CHANGED: &str = "node updates may not change podCIDR except from \"\" to valid";
 const PROVIDER_CHANGED: &str = "node updates may not change providerID except from \"\" to valid";
 
@@ -93,11 +93,11 @@ fn validate_node(
     resources(status, version, errors);
     let cidrs = pod_cidrs(spec);
     for (i, cidr) in cidrs.iter().enumerate() {
-        if parse_cidr(cidr).is_none() {
+        if let Some(message) = ip_strict::legacy_cidr(cidr, version, &[]) {
             errors.push(FieldError::invalid(
                 indexed("spec.podCIDRs", i),
                 FieldError::string_value(cidr),
-                INVALID_CIDR,
+                message,
             ));
         }
     }

@@ -186,7 +186,7 @@ pub fn spec(
         version,
         errors,
     );
-    dns::host_aliases(spec, path, errors);
+    dns::host_aliases(spec, path, version, errors);
     scheduling::classes(spec, path, errors);
     pod_os::os(spec, path, version, errors);
 }

@@ -167,11 +167,13 @@ fn client_ip_config(config: Option<&Value>, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// After the type: node ports of ClusterIP services, duplicate node ports and ports,
+/// After the type (`object` is the Service, `spec` its spec as the registry prepared it, `old`
+/// the stored Service on update): node ports of ClusterIP services, duplicate node ports and ports,
 /// load-balancer fields ([`service_lb`]), traffic policies and distribution.
 pub fn after_type(
+    object: &Value,
     spec: &Value,
-    annotations: Option<&Value>,
+    old: Option<&Value>,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -215,7 +217,7 @@ pub fn after_type(
         }
         seen.push(key);
     }
-    service_lb::source_ranges(spec, annotations, errors);
+    service_lb::source_ranges(object, spec, old, version, errors);
     if kind != "LoadBalancer" && present(spec, "allocateLoadBalancerNodePorts").is_some() {
         errors.push(FieldError::forbidden(
             "spec.allocateLoadBalancerNodePorts",
@@ -304,7 +306,7 @@ mod tests {
         messages_of(spec, minor, |spec, v, errors| {
             by_type(spec, errors);
             selector_and_affinity(spec, v, errors);
-            after_type(spec, None, v, errors);
+            after_type(spec, spec, None, v, errors);
         })
     }
 

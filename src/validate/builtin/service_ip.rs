@@ -7,15 +7,14 @@
 use super::super::goprint::GoType;
 use super::super::{field::typed_value, BadValue, FieldError};
 use super::fields::{items, present, text};
+use super::ip_strict;
 use super::netaddr::{parse_ip, Ip};
+use crate::kube::KubeVersion;
 use crate::value::Value;
 
 /// `supportedServiceIPFamily`, `supportedServiceIPFamilyPolicy` (`sets.List`: sorted).
 const IP_FAMILIES: &[&str] = &["IPv4", "IPv6"];
 const IP_FAMILY_POLICIES: &[&str] = &["PreferDualStack", "RequireDualStack", "SingleStack"];
-/// apimachinery `IsValidIP` (sloppy parsing: StrictIPCIDRValidation is off by default).
-pub(super) const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
-
 /// Go's `net.IP.To4() != nil`: written as IPv4 or IPv4-mapped IPv6.
 pub(super) fn is_v4(ip: &Ip) -> bool {
     ip.v4 || (ip.bytes[..10].iter().all(|b| *b == 0) && ip.bytes[10..12] == [0xff, 0xff])
@@ -49,7 +48,11 @@ fn has_selector(spec: &Value) -> bool {
 /// allocator answers alone, before any validation (`BeginCreate` / `BeginUpdate`), on the spec
 /// as the registry prepared it ([`super::service_update::prepare`]). A stored Service whose IP
 /// fields the write leaves as they are is not checked again.
-pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
+pub fn ip_family_fields(
+    spec: &Value,
+    old: Option<&Value>,
+    version: KubeVersion,
+) -> Vec<FieldError> {
     if text(spec, "type") == "ExternalName" {
         return Vec::new();
     }
@@ -69,7 +72,10 @@ pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
             None => "SingleStack",
         },
     };
-    let mut errors = related_fields(spec, &ips, &families, policy);
+    let stored = old
+        .map(|o| strings(o.get("clusterIPs")))
+        .unwrap_or_default();
+    let mut errors = related_fields(spec, &ips, &families, policy, (version, &stored));
     if !errors.is_empty() {
         return errors;
     }
@@ -115,7 +121,15 @@ pub fn ip_family_fields(spec: &Value, old: Option<&Value>) -> Vec<FieldError> {
 
 /// `ValidateServiceClusterIPsRelatedFields` with the policy the allocator settled on: first
 /// `clusterIP` and `clusterIPs` in step.
-fn related_fields(spec: &Value, ips: &[&str], families: &[&str], policy: &str) -> Vec<FieldError> {
+/// `ValidateServiceClusterIPsRelatedFields`; `stored` is the release and the stored Service's
+/// cluster IPs (`existingClusterIPs`).
+fn related_fields(
+    spec: &Value,
+    ips: &[&str],
+    families: &[&str],
+    policy: &str,
+    stored: (KubeVersion, &[&str]),
+) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let cluster_ip = text(spec, "clusterIP");
     if !cluster_ip.is_empty() {
@@ -171,16 +185,15 @@ fn related_fields(spec: &Value, ips: &[&str], families: &[&str], policy: &str) -
             }
             continue;
         }
-        match parse_ip(ip) {
-            Some(p) => parsed.push((i, *ip, p)),
-            None => {
-                invalid = true;
-                errors.push(FieldError::invalid(
-                    format!("spec.clusterIPs[{i}]"),
-                    FieldError::string_value(ip),
-                    INVALID_IP,
-                ));
-            }
+        if let Some(message) = ip_strict::legacy_ip(ip, stored.0, stored.1) {
+            invalid = true;
+            errors.push(FieldError::invalid(
+                format!("spec.clusterIPs[{i}]"),
+                FieldError::string_value(ip),
+                message,
+            ));
+        } else if let Some(p) = parse_ip(ip) {
+            parsed.push((i, *ip, p));
         }
     }
     if ips.len() > 2 {
@@ -221,20 +234,29 @@ fn related_fields(spec: &Value, ips: &[&str], families: &[&str], policy: &str) -
     errors
 }
 
-/// `ValidateService`'s external IPs: each a valid IP (`IsValidIP`), then not a special one
-/// (`ValidateNonSpecialIP`).
-pub fn external_ips(spec: &Value, errors: &mut Vec<FieldError>) {
+/// `ValidateService`'s external IPs: each a valid IP (`IsValidIPForLegacyField`, which from
+/// 1.33 accepts the stored Service's as they are), then not a special one
+/// (`ValidateEndpointIP`).
+pub fn external_ips(
+    spec: &Value,
+    old: Option<&Value>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let stored = old
+        .map(|o| strings(o.get("externalIPs")))
+        .unwrap_or_default();
     for (i, ip) in strings(spec.get("externalIPs")).into_iter().enumerate() {
         let at = format!("spec.externalIPs[{i}]");
-        let invalid =
-            |detail: String| FieldError::invalid(&at, FieldError::string_value(ip), detail);
-        let Some(parsed) = parse_ip(ip) else {
-            errors.push(invalid(INVALID_IP.into()));
+        if let Some(message) = ip_strict::legacy_ip(ip, version, &stored) {
+            errors.push(FieldError::invalid(
+                &at,
+                FieldError::string_value(ip),
+                message,
+            ));
             continue;
-        };
-        for detail in special(&parsed) {
-            errors.push(invalid(detail.replace("{ip}", ip)));
         }
+        super::endpoints::endpoint_ip(ip, &at, errors);
     }
 }
 
@@ -288,7 +310,7 @@ mod tests {
         let v = KubeVersion::new(minor).unwrap();
         let old = old.map(json);
         let prepared = super::super::service_update::prepare(&json(spec), old.as_ref());
-        ip_family_fields(&prepared, old.as_ref())
+        ip_family_fields(&prepared, old.as_ref(), KubeVersion::new(37).unwrap())
             .iter()
             .map(|e| e.message(v))
             .collect()
@@ -366,6 +388,8 @@ mod tests {
         let mut errors = Vec::new();
         external_ips(
             &json(r#"{"externalIPs":["1.2.3.4","0.0.0.0","127.0.0.1","fe80::1","224.0.0.5","x"]}"#),
+            None,
+            KubeVersion::new(37).unwrap(),
             &mut errors,
         );
         let v = KubeVersion::new(37).unwrap();

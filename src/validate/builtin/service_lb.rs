@@ -6,7 +6,7 @@
 
 use super::super::FieldError;
 use super::fields::{items, present, text};
-use super::netaddr::parse_cidr;
+use super::ip_strict;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::formats;
 use crate::value::Value;
@@ -14,7 +14,6 @@ use crate::value::Value;
 /// `core.AnnotationLoadBalancerSourceRangesKey`.
 const SOURCE_RANGES_ANNOTATION: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
 const ONLY_LOAD_BALANCER: &str = "may only be used when `type` is 'LoadBalancer'";
-const INVALID_CIDR: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 /// The values `trafficDistribution` may take: 1.30 drops the field (ServiceTrafficDistribution
 /// alpha, off), 1.31–1.33 accept `PreferClose` only, 1.34 on (PreferSameTrafficDistribution
@@ -34,19 +33,34 @@ const TRAFFIC_DISTRIBUTIONS: &[(VersionRange, Option<&[&str]>)] = &[
     ),
 ];
 
-fn cidr(value: &str, path: &str, errors: &mut Vec<FieldError>) {
-    if parse_cidr(value).is_none() {
+fn cidr(value: &str, path: &str, ctx: &RangeContext, errors: &mut Vec<FieldError>) {
+    if let Some(message) = ip_strict::legacy_cidr(value, ctx.version, &ctx.stored) {
         errors.push(FieldError::invalid(
             path,
             FieldError::string_value(value),
-            INVALID_CIDR,
+            message,
         ));
     }
 }
 
+/// What the source range check knows of the write: the release and the update's stored
+/// ranges (trimmed, as `existingSourceRanges`).
+struct RangeContext<'v> {
+    version: KubeVersion,
+    stored: Vec<&'v str>,
+}
+
 /// `loadBalancerSourceRanges` (the server's path keeps the Go field's capital), else the
-/// legacy annotation: only for LoadBalancer services, each value a CIDR once trimmed.
-pub fn source_ranges(spec: &Value, annotations: Option<&Value>, errors: &mut Vec<FieldError>) {
+/// legacy annotation: only for LoadBalancer services, each value a CIDR once trimmed
+/// (`IsValidCIDRForLegacyField`). `old` is the stored Service on update: from 1.33 its ranges
+/// are accepted as they are, and an unchanged annotation is not checked again.
+pub fn source_ranges(
+    object: &Value,
+    spec: &Value,
+    old: Option<&Value>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let load_balancer = text(spec, "type") == "LoadBalancer";
     let ranges = items(spec.get("loadBalancerSourceRanges"));
     if !ranges.is_empty() {
@@ -54,29 +68,55 @@ pub fn source_ranges(spec: &Value, annotations: Option<&Value>, errors: &mut Vec
         if !load_balancer {
             errors.push(FieldError::forbidden(path, ONLY_LOAD_BALANCER));
         }
+        let stored = old
+            .map(|o| items(o.get_path(&["spec", "loadBalancerSourceRanges"])))
+            .unwrap_or_default();
+        let ctx = RangeContext {
+            version,
+            stored: stored
+                .iter()
+                .map(|r| r.as_str().unwrap_or("").trim())
+                .collect(),
+        };
         for (i, range) in ranges.iter().enumerate() {
             cidr(
                 range.as_str().unwrap_or("").trim(),
                 &format!("{path}[{i}]"),
+                &ctx,
                 errors,
             );
         }
         return;
     }
-    let Some(value) = annotations.and_then(|a| a.get(SOURCE_RANGES_ANNOTATION)) else {
+    let annotation = |o: &'_ Value| -> Option<String> {
+        o.get_path(&["metadata", "annotations", SOURCE_RANGES_ANNOTATION])
+            .map(|v| v.as_str().unwrap_or("").to_string())
+    };
+    let Some(value) = annotation(object) else {
         return;
     };
     let path = format!("metadata.annotations[{SOURCE_RANGES_ANNOTATION}]");
     if !load_balancer {
         errors.push(FieldError::forbidden(&path, ONLY_LOAD_BALANCER));
     }
-    let value = value.as_str().unwrap_or("").trim();
+    let unchanged = old.is_some_and(|o| annotation(o).as_deref() == Some(&value));
+    if unchanged && STORED_ANNOTATION_KEPT.contains(version) {
+        return;
+    }
+    let ctx = RangeContext {
+        version,
+        stored: Vec::new(),
+    };
+    let value = value.trim();
     if !value.is_empty() {
         for range in value.split(',') {
-            cidr(range.trim(), &path, errors);
+            cidr(range.trim(), &path, &ctx, errors);
         }
     }
 }
+
+/// From 1.33 an update that keeps the source-ranges annotation as stored is not checked.
+const STORED_ANNOTATION_KEPT: VersionRange = VersionRange::since(33);
 
 /// `validateLoadBalancerClassField`: with the old Service, a LoadBalancer keeps its class;
 /// the class is a qualified name, and only for LoadBalancer services.
@@ -141,8 +181,8 @@ mod tests {
     #[test]
     fn source_ranges_are_trimmed_cidrs_of_load_balancers() {
         let check = |spec: &str| {
-            messages_of(spec, 37, |spec, _, errors| {
-                source_ranges(spec, spec.get("annotations"), errors)
+            messages_of(spec, 37, |spec, v, errors| {
+                source_ranges(spec, spec, None, v, errors)
             })
         };
         assert!(
@@ -157,7 +197,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            check(r#"{"type":"LoadBalancer","annotations":{"service.beta.kubernetes.io/load-balancer-source-ranges":"10.0.0.0/8, x"}}"#),
+            check(r#"{"type":"LoadBalancer","metadata":{"annotations":{"service.beta.kubernetes.io/load-balancer-source-ranges":"10.0.0.0/8, x"}}}"#),
             ["metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: \"x\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"]
         );
     }

@@ -21,7 +21,7 @@ const IP_MODES: &[&str] = &["Proxy", "VIP"];
 /// Service may have any (AllowServiceLBStatusOnNonLB is off); each `ip` an IP address, with an
 /// `ipMode` only when it has an `ip`, and `hostname` a DNS subdomain that is not an IP. (The
 /// `ipMode` the server requires with an `ip` is defaulted to `VIP` before validation.)
-pub fn service(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let at = "status.loadBalancer.ingress";
     let ingress = items(
         status(object)
@@ -38,30 +38,45 @@ pub fn service(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         ));
         return;
     }
-    load_balancer_points(ingress, at, true, errors);
+    load_balancer_points(w, ingress, at, true, errors);
 }
 
 /// `ValidateIngressStatusUpdate` (pkg/apis/networking/validation
 /// `ValidateIngressLoadBalancerStatus`): the ingress points' `ip` and `hostname` as a
 /// Service's (an Ingress point has no `ipMode`).
-pub fn ingress(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+pub fn ingress(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let at = "status.loadBalancer.ingress";
     let ingress = items(
         status(object)
             .get("loadBalancer")
             .and_then(|l| l.get("ingress")),
     );
-    load_balancer_points(ingress, at, false, errors);
+    load_balancer_points(w, ingress, at, false, errors);
 }
 
 /// The load balancer's ingress points at `at`: `ip` an IP address, `ipMode` (Services) only
-/// with an `ip` and `Proxy` or `VIP`, `hostname` a DNS subdomain that is not an IP.
-fn load_balancer_points(ingress: &[Value], at: &str, ip_mode: bool, errors: &mut Vec<FieldError>) {
+/// with an `ip` and `Proxy` or `VIP`, `hostname` a DNS subdomain that is not an IP. The stored
+/// object's ingress IPs are accepted as they are (`existingIngressIPs`).
+fn load_balancer_points(
+    w: &Write,
+    ingress: &[Value],
+    at: &str,
+    ip_mode: bool,
+    errors: &mut Vec<FieldError>,
+) {
+    let stored_points = w.live.map_or(&[][..], |old| {
+        items(old.get_path(&["status", "loadBalancer", "ingress"]))
+    });
+    let stored: Vec<&str> = stored_points
+        .iter()
+        .map(|p| text(p, "ip"))
+        .filter(|ip| !ip.is_empty())
+        .collect();
     for (i, point) in ingress.iter().enumerate() {
         let path = format!("{at}[{i}]");
         let ip = text(point, "ip");
         if !ip.is_empty() {
-            valid_ip(ip, &format!("{path}.ip"), errors);
+            valid_ip(ip, &format!("{path}.ip"), w.version(), &stored, errors);
         }
         if let Some(mode) = present(point, "ipMode").filter(|_| ip_mode) {
             let mode_path = format!("{path}.ipMode");

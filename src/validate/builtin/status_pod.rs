@@ -8,15 +8,11 @@
 
 use super::super::{formats, BadValue, FieldError, Write};
 use super::fields::{items, present, spec, text};
+use super::ip_strict;
 use super::netaddr::{parse_ip, Ip};
-use super::service_ip::INVALID_IP;
 use super::status::status;
-use crate::kube::VersionRange;
+use crate::kube::KubeVersion;
 use crate::value::Value;
-
-/// `IsValidIPForLegacyField` with `validOldIPs`: from 1.33 an address the stored status
-/// already had is not checked again.
-const KEEPS_OLD_IPS: VersionRange = VersionRange::since(33);
 
 /// `ValidatePodStatusUpdate` after the metadata.
 pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
@@ -50,8 +46,8 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         "initContainers",
         errors,
     );
-    let keep_old = KEEPS_OLD_IPS.contains(w.version());
-    addresses(new_s, old_s, "podIPs", "PodIP", keep_old, errors);
+    let version = w.version();
+    addresses(new_s, old_s, "podIPs", "PodIP", version, errors);
     if let Some(first) = items(new_s.get("hostIPs")).first() {
         let ip = text(first, "ip");
         if text(new_s, "hostIP") != ip {
@@ -61,7 +57,7 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 "must be equal to `hostIP`",
             ));
         }
-        addresses(new_s, old_s, "hostIPs", "HostIP", keep_old, errors);
+        addresses(new_s, old_s, "hostIPs", "HostIP", version, errors);
     }
 }
 
@@ -133,7 +129,7 @@ fn addresses(
     old_s: &Value,
     key: &str,
     go_type: &str,
-    keep_old: bool,
+    version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     let list = items(new_s.get(key));
@@ -145,11 +141,11 @@ fn addresses(
     for (i, entry) in list.iter().enumerate() {
         let ip = text(entry, "ip");
         let address = parse_ip(ip);
-        if address.is_none() && !(keep_old && old_ips.contains(&ip)) {
+        if let Some(message) = ip_strict::legacy_ip(ip, version, &old_ips) {
             errors.push(FieldError::invalid(
                 format!("status.{key}[{i}]"),
                 FieldError::string_value(ip),
-                INVALID_IP,
+                message,
             ));
         }
         parsed.push(address);
