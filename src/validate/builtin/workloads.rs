@@ -8,6 +8,7 @@ use super::fields::spec;
 use super::pod;
 use super::selector::{self, quoted, quoted_labels, semantic_eq, Selector};
 use super::strategy;
+use crate::kube::VersionRange;
 use crate::validate::field::join;
 use crate::value::Value;
 
@@ -211,9 +212,17 @@ pub fn replica_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     selector_immutable(w, object, errors);
 }
 
+/// From 1.34 the selector's immutability is part of `ValidateDaemonSetSpecUpdate`, checked
+/// before the spec; earlier the strategy appended it after everything else.
+const DAEMON_SET_SELECTOR_FIRST: VersionRange = VersionRange::since(34);
+
 /// `ValidateDaemonSet` / `ValidateDaemonSetUpdate`.
 pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
+    let selector_first = DAEMON_SET_SELECTOR_FIRST.contains(w.version());
+    if selector_first {
+        selector_immutable(w, object, errors);
+    }
     let sel = spec.get("selector").filter(|s| !s.is_null());
     if let Some(s) = sel {
         selector::validate(s, "spec.selector", w.version(), errors);
@@ -250,5 +259,7 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         "spec.revisionHistoryLimit",
         errors,
     );
-    selector_immutable(w, object, errors);
+    if !selector_first {
+        selector_immutable(w, object, errors);
+    }
 }
