@@ -181,6 +181,11 @@ pub(crate) fn default_object(type_name: &str, object: &mut Value) {
         ("autoscaling", "HorizontalPodAutoscaler") if type_name.contains(".v2.") => {
             hpa(child(obj, "spec"))
         }
+        // pkg/apis/autoscaling/v1/defaults.go `SetDefaults_HorizontalPodAutoscaler` (the CPU
+        // target is left to conversion).
+        ("autoscaling", "HorizontalPodAutoscaler") if type_name.contains(".v1.") => {
+            set_defaults(child(obj, "spec"), &[("minReplicas", Int(1))])
+        }
         ("resource", "ResourceClaim") if type_name.contains(".v1.") => {
             super::dra::claim_spec(child(obj, "spec"))
         }

@@ -6,7 +6,7 @@ use super::super::formats;
 use super::super::{FieldError, Write};
 use super::fields::{items, spec, text};
 use super::selector::semantic_eq;
-use super::{pod, pod_update, probe, service, service_ip, service_update};
+use super::{endpoints, pod, pod_update, probe, service, service_ip, service_update};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -55,7 +55,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if ports.is_empty() && !is_headless(spec) && kind != "ExternalName" {
         errors.push(FieldError::required("spec.ports", ""));
     }
-    service::by_type(spec, errors);
+    service::by_type(spec, w.version(), errors);
     let mut names = HashSet::new();
     for (i, p) in ports.iter().enumerate() {
         let at = format!("spec.ports[{i}]");
@@ -85,6 +85,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         }
         pod::protocol(p, &at, errors);
         probe::port_num_or_name(p.get("targetPort"), &join(&at, ".targetPort"), errors);
+        endpoints::app_protocol(p, &join(&at, ".appProtocol"), w.version(), errors);
     }
     service::selector_and_affinity(spec, w.version(), errors);
     service_ip::external_ips(spec, old_spec, w.version(), errors);

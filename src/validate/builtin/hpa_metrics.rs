@@ -4,7 +4,7 @@
 
 use super::super::formats;
 use super::super::{BadValue, FieldError};
-use super::autoscaling::cross_version_reference;
+use super::autoscaling::{cross_version_reference, ApiVersionRule};
 use super::fields::{items, present, quantity_text, text};
 use crate::defaults::quantity::{canonicalize, Quantity};
 use crate::kube::KubeVersion;
@@ -36,7 +36,14 @@ const SOURCES: &[(&str, &str)] = &[
 /// object's `targetCPUUtilizationPercentage` becomes the first metric, a CPU Resource metric
 /// (`Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler`), so only its
 /// lower bound can fail.
-pub fn metrics(object: &Value, spec: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// `described` is how the object metrics' `describedObject.apiVersion` is checked.
+pub fn metrics(
+    object: &Value,
+    spec: &Value,
+    described: Option<ApiVersionRule>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     if text(object, "apiVersion") == "autoscaling/v1" {
         if let Some(n) = spec
             .get("targetCPUUtilizationPercentage")
@@ -52,13 +59,25 @@ pub fn metrics(object: &Value, spec: &Value, version: KubeVersion, errors: &mut 
         return;
     }
     for (i, metric) in items(spec.get("metrics")).iter().enumerate() {
-        metric_spec(metric, &indexed("spec.metrics", i), version, errors);
+        metric_spec(
+            metric,
+            &indexed("spec.metrics", i),
+            described,
+            version,
+            errors,
+        );
     }
 }
 
 /// `validateMetricSpec`. An unknown type is reported twice (the set check and the switch's
 /// default); the server's aggregate prints it once.
-fn metric_spec(m: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+fn metric_spec(
+    m: &Value,
+    path: &str,
+    described: Option<ApiVersionRule>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let kind = text(m, "type");
     let type_path = join(path, ".type");
     if kind.is_empty() {
@@ -83,7 +102,7 @@ fn metric_spec(m: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
         let src = m.get(first).unwrap_or(&Value::Null);
         let at = format!("{path}.{first}");
         match *first {
-            "object" => object_source(src, &at, errors),
+            "object" => object_source(src, &at, described, errors),
             "external" => external_source(src, &at, errors),
             "pods" => pods_source(src, &at, errors),
             "resource" => resource_source(src, &at, None, errors),
@@ -115,10 +134,16 @@ fn metric_spec(m: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fie
 }
 
 /// `validateObjectSource`.
-fn object_source(src: &Value, path: &str, errors: &mut Vec<FieldError>) {
+fn object_source(
+    src: &Value,
+    path: &str,
+    described: Option<ApiVersionRule>,
+    errors: &mut Vec<FieldError>,
+) {
     cross_version_reference(
         src.get("describedObject").unwrap_or(&Value::Null),
         &join(path, ".describedObject"),
+        described,
         errors,
     );
     metric_identifier(src, path, errors);
@@ -370,7 +395,7 @@ mod tests {
     fn v1_target_cpu() {
         let v1 = r#"{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler",
           "metadata":{"name":"web","namespace":"ns"},"spec":{"maxReplicas":3,"targetCPUUtilizationPercentage":0,
-          "scaleTargetRef":{"kind":"Deployment","name":"web"}}}"#;
+          "scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"}}}"#;
         assert_eq!(
             refusal(v1, None, 37).unwrap(),
             format!("{PREFIX}spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0")

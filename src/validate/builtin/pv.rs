@@ -112,9 +112,44 @@ pub fn persistent_volume(w: &Write, object: &Value, errors: &mut Vec<FieldError>
             ));
         }
     }
+    mount_option_annotation(object, spec, errors);
     if let Some(old) = w.live {
         let old_spec = old.get("spec").unwrap_or(&empty);
         super::pv_update::check(spec, old_spec, w.version(), errors);
+    }
+}
+
+/// `api.MountOptionAnnotation`.
+const MOUNT_OPTIONS_ANNOTATION: &str = "volume.beta.kubernetes.io/mount-options";
+/// The volume sources that take mount options (pkg/volume/validation `checkMountOption`).
+const MOUNTABLE_SOURCES: &[&str] = &[
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "glusterfs",
+    "nfs",
+    "rbd",
+    "quobyte",
+    "iscsi",
+    "cinder",
+    "cephfs",
+    "azureFile",
+    "vsphereVolume",
+    "azureDisk",
+    "photonPersistentDisk",
+];
+
+/// pkg/volume/validation `ValidatePersistentVolume`, which the strategy runs after the core
+/// rules: the mount-options annotation only on a volume type that takes mount options (its
+/// path joins the key with a dot, as `Child` builds it).
+fn mount_option_annotation(object: &Value, spec: &Value, errors: &mut Vec<FieldError>) {
+    let annotated = object
+        .get_path(&["metadata", "annotations", MOUNT_OPTIONS_ANNOTATION])
+        .is_some();
+    if annotated && !MOUNTABLE_SOURCES.iter().any(|s| present(spec, s).is_some()) {
+        errors.push(FieldError::forbidden(
+            format!("metadata.annotations.{MOUNT_OPTIONS_ANNOTATION}"),
+            "may not specify mount options for this volume type",
+        ));
     }
 }
 
@@ -232,6 +267,26 @@ mod tests {
         assert_eq!(
             refusal(&pv(local), None, 37).unwrap(),
             "The PersistentVolume \"pv1\" is invalid: \n* spec.persistentVolumeReclaimPolicy: Unsupported value: \"Keep\": supported values: \"Delete\", \"Recycle\", \"Retain\"\n* spec.nodeAffinity: Required value: Local volume requires node affinity"
+        );
+    }
+
+    #[test]
+    fn mount_options_annotation_needs_a_mountable_source() {
+        let annotated = |source: &str| {
+            PV.replace(r#""metadata":{"name":"pv1"}"#, r#""metadata":{"name":"pv1","annotations":{"volume.beta.kubernetes.io/mount-options":"ro"}}"#)
+                .replace("SPEC", &format!(r#"{{"accessModes":["ReadWriteOnce"],"capacity":{{"storage":"1Gi"}},{source}}}"#))
+        };
+        assert_eq!(
+            refusal(&annotated(r#""hostPath":{"path":"/data"}"#), None, 37).unwrap(),
+            "The PersistentVolume \"pv1\" is invalid: metadata.annotations.volume.beta.kubernetes.io/mount-options: Forbidden: may not specify mount options for this volume type"
+        );
+        assert_eq!(
+            refusal(
+                &annotated(r#""nfs":{"server":"nfs","path":"/data"}"#),
+                None,
+                37
+            ),
+            None
         );
     }
 }

@@ -10,23 +10,38 @@ use super::fields::{items, present, text};
 use super::meta;
 use super::resources::{requirements, Context, Level};
 use super::toleration;
+use crate::kube::VersionRange;
 use crate::validate::field::indexed;
 use crate::validate::goprint::go_quote;
 use crate::value::{Map, Value};
 
 /// `ValidateRuntimeClass`, then on update `ValidateRuntimeClassUpdate` (the handler's
 /// immutability), as the strategy's `ValidateUpdate` runs both
+/// 1.36 reports an empty `handler` as `Required value` (before, the DNS label messages).
+const HANDLER_REQUIRED: VersionRange = VersionRange::since(36);
+const TOLERATIONS_PATH: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(34),
+        "scheduling.tolerations.tolerations",
+    ),
+    (VersionRange::since(35), "scheduling.tolerations"),
+];
+
 /// (pkg/registry/node/runtimeclass/strategy.go).
 pub fn runtime_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let handler = text(object, "handler");
-    for msg in formats::dns1123_label(handler) {
-        errors.push(FieldError::invalid(
-            "handler",
-            FieldError::string_value(handler),
-            msg,
-        ));
-    }
     let version = w.version();
+    let handler = text(object, "handler");
+    if handler.is_empty() && HANDLER_REQUIRED.contains(version) {
+        errors.push(FieldError::required("handler", ""));
+    } else {
+        for msg in formats::dns1123_label(handler) {
+            errors.push(FieldError::invalid(
+                "handler",
+                FieldError::string_value(handler),
+                msg,
+            ));
+        }
+    }
     if let Some(overhead) = present(object, "overhead") {
         // `ValidateContainerResourceRequirements` of `{limits: podFixed}`.
         let mut limits = Map::default();
@@ -49,7 +64,10 @@ pub fn runtime_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             meta::labels(Some(selector), "scheduling.nodeSelector", version, errors);
         }
         let list = items(scheduling.get("tolerations"));
-        toleration::tolerations(list, "scheduling.tolerations", version, errors);
+        // Until 1.34 `validateTolerations` handed `ValidateTolerations` its path with
+        // `tolerations` added a second time.
+        let path = version.pick(TOLERATIONS_PATH);
+        toleration::tolerations(list, path, version, errors);
         let mut seen = Vec::new();
         for (i, t) in list.iter().enumerate() {
             let key = ["key", "operator", "value", "effect"].map(|k| text(t, k));
@@ -108,7 +126,7 @@ fn toleration_value(t: &Value) -> BadValue {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::refusal_causes;
+    use super::super::tests::{refusal, refusal_causes};
 
     const CLASS: &str = r#"{"apiVersion":"node.k8s.io/v1","kind":"RuntimeClass",
       "metadata":{"name":"gvisor"},"handler":"runsc",
@@ -159,9 +177,25 @@ mod tests {
             causes[2..],
             [
                 "scheduling.nodeSelector: Invalid value: \"g visor\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-                "scheduling.tolerations[1].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+                "scheduling.tolerations.tolerations[1].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
                 "scheduling.tolerations[1]: Duplicate value: {\"key\":\"runtime\",\"operator\":\"Equal\",\"value\":\"gvisor\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}",
             ]
         );
+        // 1.35 stopped adding `tolerations` to the path twice.
+        assert_eq!(
+            refusal_causes(&bad, None, 35)[3],
+            "scheduling.tolerations[1].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set"
+        );
+    }
+
+    #[test]
+    fn an_empty_handler_is_required_from_1_36() {
+        let empty = CLASS.replace(r#""handler":"runsc""#, r#""handler":"""#);
+        assert!(refusal(&empty, None, 35)
+            .unwrap()
+            .contains("handler: Invalid value: \"\": a lowercase RFC 1123 label"));
+        assert!(refusal(&empty, None, 36)
+            .unwrap()
+            .ends_with("handler: Required value"));
     }
 }

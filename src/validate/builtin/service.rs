@@ -7,7 +7,7 @@
 use super::super::{BadValue, FieldError};
 use super::fields::{present, text};
 use super::{meta, service_lb};
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
 use crate::value::Value;
 
@@ -65,9 +65,27 @@ fn primary_cluster_ip(spec: &Value) -> Option<&str> {
         .filter(|ip| !ip.is_empty())
 }
 
+/// `ports.KubeletPort`, which a LoadBalancer Service may not expose until 1.32 (the rule was
+/// removed in 1.33).
+const KUBELET_PORT: i64 = 10250;
+const KUBELET_PORT_REFUSED: VersionRange = VersionRange::until(32);
+
 /// `ValidateService`'s switch on the type, before the ports.
-pub fn by_type(spec: &Value, errors: &mut Vec<FieldError>) {
+pub fn by_type(spec: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let kind = text(spec, "type");
+    if kind == "LoadBalancer" && KUBELET_PORT_REFUSED.contains(version) {
+        for (i, p) in ports(spec).iter().enumerate() {
+            if p.get("port").and_then(Value::as_i64) == Some(KUBELET_PORT) {
+                errors.push(FieldError::invalid(
+                    format!("spec.ports[{i}]"),
+                    BadValue::Value(Value::Int(KUBELET_PORT)),
+                    format!(
+                        "may not expose port {KUBELET_PORT} externally since it is used by kubelet"
+                    ),
+                ));
+            }
+        }
+    }
     match kind {
         "LoadBalancer" | "NodePort" if primary_cluster_ip(spec) == Some("None") => {
             errors.push(FieldError::invalid(
@@ -304,7 +322,7 @@ mod tests {
 
     fn messages(spec: &str, minor: u8) -> Vec<String> {
         messages_of(spec, minor, |spec, v, errors| {
-            by_type(spec, errors);
+            by_type(spec, v, errors);
             selector_and_affinity(spec, v, errors);
             after_type(spec, spec, None, v, errors);
         })

@@ -5,13 +5,17 @@ use super::super::formats;
 use super::super::FieldError;
 use super::fields::text;
 use super::selector::semantic_eq;
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
 
 /// `core.TaintEffect` values in the server's order.
 pub(super) const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 const OPERATORS: &[&str] = &["Equal", "Exists"];
+/// From 1.35 `Lt` and `Gt` have their own case: refused unless TaintTolerationComparisonOperators
+/// (alpha, off by default) allows them, listing all four operators.
+const COMPARISON_OPERATORS: VersionRange = VersionRange::since(35);
+const OPERATORS_WITH_COMPARISONS: &[&str] = &["Equal", "Exists", "Lt", "Gt"];
 
 /// `ValidateTolerations` at `path` (`spec.tolerations`).
 pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
@@ -67,11 +71,19 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
                     ));
                 }
             }
-            other => errors.push(FieldError::not_supported(
-                join(&at, ".operator"),
-                FieldError::string_value(other),
-                OPERATORS,
-            )),
+            other => {
+                let comparison =
+                    matches!(other, "Lt" | "Gt") && COMPARISON_OPERATORS.contains(version);
+                errors.push(FieldError::not_supported(
+                    join(&at, ".operator"),
+                    FieldError::string_value(other),
+                    if comparison {
+                        OPERATORS_WITH_COMPARISONS
+                    } else {
+                        OPERATORS
+                    },
+                ))
+            }
         }
         if !effect.is_empty() && !EFFECTS.contains(&effect) {
             errors.push(FieldError::not_supported(
@@ -149,6 +161,25 @@ mod tests {
         assert_eq!(
             messages(r#"[{"operator":"Equal","value":"x"}]"#),
             ["spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""]
+        );
+    }
+
+    #[test]
+    fn comparison_operators_are_listed_from_1_35() {
+        let messages = |minor| {
+            messages_of(
+                r#"[{"key":"a","operator":"Gt","value":"1"}]"#,
+                minor,
+                |l, v, e| tolerations(l.as_list().unwrap(), "spec.tolerations", v, e),
+            )
+        };
+        assert_eq!(
+            messages(34),
+            ["spec.tolerations[0].operator: Unsupported value: \"Gt\": supported values: \"Equal\", \"Exists\""]
+        );
+        assert_eq!(
+            messages(35),
+            ["spec.tolerations[0].operator: Unsupported value: \"Gt\": supported values: \"Equal\", \"Exists\", \"Lt\", \"Gt\""]
         );
     }
 }
