@@ -3,6 +3,7 @@
 //! deduced schema for kinds nobody describes).
 
 pub mod applyset;
+pub mod claim_prepare;
 pub mod convert;
 mod object;
 pub mod prune;

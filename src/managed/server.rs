@@ -238,6 +238,11 @@ pub fn write(
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
         storage::type_claim_templates(&mut result);
+        crate::kube::claim_prepare::prepare_claim(
+            &mut result,
+            live.map(|_| stored),
+            kind.kube_version,
+        );
     }
     if let Some(check) = &check {
         let more = check

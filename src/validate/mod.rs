@@ -196,6 +196,7 @@ impl<'a> Write<'a> {
         let mut copy = object.clone();
         crate::kube::storage::fold_secret_string_data(&mut copy);
         crate::defaults::store(&mut copy, self.kind, crate::defaults::Stage::Defaulted);
+        crate::kube::claim_prepare::prepare_claim(&mut copy, self.live, self.version());
         copy
     }
 }

@@ -7,7 +7,7 @@
 use super::super::difflib;
 use super::super::gojson::marshal_string;
 use super::super::{FieldError, Write};
-use super::fields::{set, spec, text};
+use super::fields::{present, set, spec, text};
 use super::resources::Amount;
 use super::selector::semantic_eq;
 use crate::defaults::canonical_quantity;
@@ -44,7 +44,8 @@ const WORDINGS: &[Wording] = &[
 const BETA_STORAGE_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
 
 /// `ValidatePersistentVolumeClaim` (the spec, [`super::pvc_spec::check`]) and, on update,
-/// `ValidatePersistentVolumeClaimUpdate`'s immutability after it.
+/// `ValidatePersistentVolumeClaimUpdate`'s immutability after it. The strategy has copied the
+/// stored status onto the claim, so the stored phase decides what a bound claim may change.
 pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     super::pvc_spec::check(w, spec(object), "spec", errors);
     let Some(old) = w.live else { return };
@@ -53,22 +54,10 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
     if text(&was, "volumeName").is_empty() {
         set(&mut was, "volumeName", now.get("volumeName").cloned());
     }
-    // A storage class set for the first time, where no beta annotation says otherwise.
-    let old_annotation = old
-        .get_path(&["metadata", "annotations", BETA_STORAGE_CLASS])
-        .and_then(Value::as_str);
-    let class = |v: &Value| v.get("storageClassName").filter(|c| !c.is_null()).cloned();
-    if let (None, Some(new_class)) = (class(&was), class(&now)) {
-        if old_annotation.is_none_or(|a| Some(a) == new_class.as_str()) {
-            set(&mut now, "storageClassName", None);
-        }
-    }
-    // The storage request of a bound claim may change (grow).
-    let bound = object
-        .get_path(&["status", "phase"])
-        .and_then(Value::as_str)
-        == Some("Bound");
+    storage_class(object, old, &mut now, errors);
+    let bound = old.get_path(&["status", "phase"]).and_then(Value::as_str) == Some("Bound");
     if bound {
+        // The storage request of a bound claim may change (grow).
         let old_storage = was
             .get_path(&["resources", "requests", "storage"])
             .cloned()
@@ -82,11 +71,18 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
             requests.insert("storage".into(), old_storage);
         }
     }
-    set(
-        &mut now,
-        "volumeAttributesClassName",
-        was.get("volumeAttributesClassName").cloned(),
-    );
+    let class_masked = match w.version().pick(ATTRIBUTES_CLASS_MASK) {
+        AttributesClassMask::Always => true,
+        AttributesClassMask::BoundAndSet => bound && present(&now, ATTRIBUTES_CLASS).is_some(),
+        AttributesClassMask::Bound => bound,
+    };
+    if class_masked {
+        set(
+            &mut now,
+            ATTRIBUTES_CLASS,
+            was.get(ATTRIBUTES_CLASS).cloned(),
+        );
+    }
     if !semantic_eq(Some(&now), Some(&was)) {
         spec_forbidden(w, &was, &now, errors);
     }
@@ -100,6 +96,137 @@ pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<Field
             FieldError::string_value(&new_mode),
             "field is immutable",
         ));
+    }
+    attributes_class_update(w, object, old, errors);
+}
+
+/// The storage class rules of an update: a class named for the first time after the beta
+/// annotation (`validateStorageClassUpgradeFromAnnotation`) is not a change; otherwise the
+/// annotation is immutable (`ValidateImmutableAnnotation`, at a path that joins the key with a
+/// dot) and a class set where the stored claim had neither class nor annotation is not a
+/// change either (`validateStorageClassUpgradeFromNil`, RetroactiveDefaultStorageClass being GA).
+fn storage_class(object: &Value, old: &Value, now: &mut Value, errors: &mut Vec<FieldError>) {
+    let annotation = |v: &Value| {
+        v.get_path(&["metadata", "annotations", BETA_STORAGE_CLASS])
+            .map(|a| a.as_str().unwrap_or("").to_string())
+    };
+    let (old_annotation, new_annotation) = (annotation(old), annotation(object));
+    fn class(v: &Value) -> Option<&str> {
+        present(v, "storageClassName").map(|c| c.as_str().unwrap_or(""))
+    }
+    let (old_class, new_class) = (class(spec(old)), class(spec(object)));
+    let from_annotation = old_annotation.as_deref().is_some_and(|a| {
+        old_class.is_none()
+            && new_class == Some(a)
+            && new_annotation.as_deref().is_none_or(|n| n == a)
+    });
+    if from_annotation {
+        set(now, "storageClassName", None);
+        return;
+    }
+    let (new_text, old_text) = (
+        new_annotation.as_deref().unwrap_or(""),
+        old_annotation.as_deref().unwrap_or(""),
+    );
+    if new_text != old_text {
+        errors.push(FieldError::invalid(
+            format!("metadata.annotations.{BETA_STORAGE_CLASS}"),
+            FieldError::string_value(new_text),
+            "field is immutable",
+        ));
+    }
+    if old_annotation.is_none() && old_class.is_none() && new_class.is_some() {
+        set(now, "storageClassName", None);
+    }
+}
+
+const ATTRIBUTES_CLASS: &str = "volumeAttributesClassName";
+
+/// When the update's copy of the new spec takes the stored `volumeAttributesClassName` before
+/// the specs are compared (read in the 1.30, 1.31, 1.33 and 1.36 sources).
+#[derive(Clone, Copy)]
+enum AttributesClassMask {
+    Always,
+    BoundAndSet,
+    Bound,
+}
+const ATTRIBUTES_CLASS_MASK: &[(VersionRange, AttributesClassMask)] = &[
+    (VersionRange::until(30), AttributesClassMask::Always),
+    (
+        VersionRange {
+            since: Some(31),
+            until: Some(33),
+        },
+        AttributesClassMask::BoundAndSet,
+    ),
+    (VersionRange::since(34), AttributesClassMask::Bound),
+];
+
+/// VolumeAttributesClass is on by default from 1.34.
+const ATTRIBUTES_CLASS_GATE: VersionRange = VersionRange::since(34);
+
+/// What guards removing a claim's attributes class, and the two refusals' wording: until 1.33
+/// the stored spec's class, from 1.34 the class the status says was applied.
+struct ClassRemoval {
+    versions: VersionRange,
+    guarded_by_status: bool,
+    to_nil: &'static str,
+    to_empty: &'static str,
+}
+const CLASS_REMOVAL: &[ClassRemoval] = &[
+    ClassRemoval {
+        versions: VersionRange::until(33),
+        guarded_by_status: false,
+        to_nil: "update from non-nil value to nil is forbidden",
+        to_empty: "update from non-nil value to an empty string is forbidden",
+    },
+    ClassRemoval {
+        versions: VersionRange::since(34),
+        guarded_by_status: true,
+        to_nil: "update to nil is forbidden when status.currentVolumeAttributesClassName is not nil",
+        to_empty: "update to empty string is forbidden when status.currentVolumeAttributesClassName is not nil",
+    },
+];
+
+/// The last rules of `ValidatePersistentVolumeClaimUpdate`, for a changed attributes class.
+fn attributes_class_update(w: &Write, object: &Value, old: &Value, errors: &mut Vec<FieldError>) {
+    let (old_class, new_class) = (
+        present(spec(old), ATTRIBUTES_CLASS),
+        present(spec(object), ATTRIBUTES_CLASS),
+    );
+    if old_class == new_class {
+        return;
+    }
+    const AT: &str = "spec.volumeAttributesClassName";
+    let gate_on = ATTRIBUTES_CLASS_GATE.contains(w.version());
+    if !gate_on {
+        errors.push(FieldError::forbidden(
+            AT,
+            "update is forbidden when the VolumeAttributesClass feature gate is disabled",
+        ));
+    }
+    if !gate_on && old_class.is_none() {
+        return;
+    }
+    let Some(rule) = CLASS_REMOVAL
+        .iter()
+        .find(|r| r.versions.contains(w.version()))
+    else {
+        return;
+    };
+    let guarded = if rule.guarded_by_status {
+        old.get_path(&["status", "currentVolumeAttributesClassName"])
+            .is_some_and(|c| !c.is_null())
+    } else {
+        old_class.is_some()
+    };
+    if !guarded {
+        return;
+    }
+    match new_class.map(|c| c.as_str().unwrap_or("")) {
+        None => errors.push(FieldError::forbidden(AT, rule.to_nil)),
+        Some("") => errors.push(FieldError::forbidden(AT, rule.to_empty)),
+        Some(_) => {}
     }
 }
 

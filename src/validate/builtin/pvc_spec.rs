@@ -339,11 +339,16 @@ mod tests {
     #[test]
     fn storage_class_and_data_sources() {
         let spec = r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},
-          "storageClassName":"Fast_SSD","dataSource":{"kind":"VolumeSnapshot","name":"snap"}}"#;
+          "storageClassName":"Fast_SSD","dataSourceRef":{"kind":"VolumeSnapshot","name":"snap"}}"#;
         assert_eq!(
             refusal(&pvc(spec), None, 37).unwrap(),
             "The PersistentVolumeClaim \"data\" is invalid: \n* spec.storageClassName: Invalid value: \"Fast_SSD\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n* spec.dataSource: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup\n* spec.dataSourceRef: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"
         );
+        // Given as `dataSource` alone, a source other than a claim or a snapshot is dropped
+        // (`EnforceDataSourceBackwardsCompatibility`), not refused.
+        let legacy = r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},
+          "dataSource":{"kind":"VolumeSnapshot","name":"snap"}}"#;
+        assert_eq!(refusal(&pvc(legacy), None, 37), None);
         let mismatch = r#"{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},
           "dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
           "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"b"}}"#;
