@@ -16,9 +16,34 @@ use crate::validate::field::join;
 use crate::validate::formats;
 use crate::value::Value;
 
-/// `spec.managedBy` is kept (and so checked) from 1.32, when JobManagedBy went beta; before,
-/// the strategy drops it.
+/// A Job's `spec.managedBy` is kept on create (and so checked) from 1.32, when JobManagedBy
+/// went beta; before, `PrepareForCreate` drops it. Updates keep it in every release (no drop
+/// in `PrepareForUpdate`), and a CronJob's job template is never dropped from.
 const MANAGED_BY: VersionRange = VersionRange::since(32);
+
+/// Whose Job spec `validateJobSpec` checks: a Job's (`spec`) or a CronJob's job template
+/// (`spec.jobTemplate.spec`, which the CronJob strategy drops nothing from).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum JobSpecOf {
+    Job,
+    CronJobTemplate,
+}
+
+impl JobSpecOf {
+    fn path(self) -> &'static str {
+        match self {
+            JobSpecOf::Job => "spec",
+            JobSpecOf::CronJobTemplate => "spec.jobTemplate.spec",
+        }
+    }
+
+    /// Whether the strategy left `field` for validation to see, by its gate's `kept` range.
+    fn keeps(self, w: &Write, kept: VersionRange, updated_too: bool) -> bool {
+        self == JobSpecOf::CronJobTemplate
+            || kept.contains(w.version())
+            || (updated_too && w.is_update())
+    }
+}
 const MAX_MANAGED_BY: usize = 63;
 /// Indexed Jobs: `maxParallelismForIndexedJob`, `maxFailedIndexesForIndexedJob`.
 const MAX_INDEXED_PARALLELISM: i64 = 100_000;
@@ -45,8 +70,9 @@ pub(super) fn int_value(n: i64) -> BadValue {
     BadValue::Value(Value::Int(n))
 }
 
-/// `validateJobSpec` of the Job spec at `path` (`spec`, or a CronJob's `spec.jobTemplate.spec`).
-pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+/// `validateJobSpec` of a Job's spec or a CronJob's job template.
+pub(super) fn job_spec(w: &Write, spec: &Value, of: JobSpecOf, errors: &mut Vec<FieldError>) {
+    let path = of.path();
     for key in [
         "parallelism",
         "completions",
@@ -72,7 +98,7 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
             ));
         }
     }
-    if MANAGED_BY.contains(w.version()) {
+    if of.keeps(w, MANAGED_BY, true) {
         if let Some(by) = text(spec, "managedBy") {
             managed_by(by, &join(path, ".managedBy"), w, errors);
         }
@@ -114,7 +140,7 @@ pub(super) fn job_spec(w: &Write, spec: &Value, path: &str, errors: &mut Vec<Fie
             errors,
         );
     }
-    if SUCCESS_POLICY.contains(w.version()) {
+    if of.keeps(w, SUCCESS_POLICY, false) {
         if let Some(policy) = spec.get("successPolicy").filter(|p| !p.is_null()) {
             super::success_policy::success_policy(w, spec, policy, path, errors);
         }
@@ -260,7 +286,7 @@ pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let object = &*job_selector::prepared(w, object);
     job_selector::validate_generated(w, object, errors);
     let spec = spec(object);
-    job_spec(w, spec, "spec", errors);
+    job_spec(w, spec, JobSpecOf::Job, errors);
     job_selector::spec_selector(w, object, errors);
     indexed_name(object, spec, errors);
     if let Some(old) = w.live {
@@ -341,9 +367,7 @@ fn job_update(w: &Write, spec: &Value, old: &Value, old_job: &Value, errors: &mu
         ("podFailurePolicy", "batch.PodFailurePolicy"),
         ("backoffLimitPerIndex", ""),
     ];
-    if MANAGED_BY.contains(w.version()) {
-        immutable.push(("managedBy", ""));
-    }
+    immutable.push(("managedBy", ""));
     for (key, go_type) in immutable {
         if changed(key) {
             let value = match go_type {

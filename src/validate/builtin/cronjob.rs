@@ -4,7 +4,7 @@
 //! syntax ([`super::cron`]), its time zone ([`super::tz`]) and the job template.
 
 use super::super::{BadValue, FieldError, Write};
-use super::batch::{job_spec, set, text};
+use super::batch::{job_spec, set, text, JobSpecOf};
 use super::cron::{self, CronError};
 use super::fields::spec;
 use super::selector::quoted;
@@ -67,7 +67,7 @@ fn semantic_eq_strict(a: Option<&Value>, b: Option<&Value>) -> bool {
 fn job_template(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
     let empty = Value::Null;
     let job = spec.get_path(&["jobTemplate", "spec"]).unwrap_or(&empty);
-    job_spec(w, job, "spec.jobTemplate.spec", errors);
+    job_spec(w, job, JobSpecOf::CronJobTemplate, errors);
     if let Some(sel) = job.get("selector").filter(|s| !s.is_null()) {
         errors.push(FieldError::invalid(
             "spec.jobTemplate.spec.selector",

@@ -168,7 +168,11 @@ pub fn spec_selector(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     match sel {
         None => errors.push(FieldError::required("spec.selector", "")),
-        Some(s) => selector::validate(s, "spec.selector", w.version(), errors),
+        Some(s) => {
+            let stored = w.live.and_then(|l| l.get_path(&["spec", "selector"]));
+            let values = selector::values_after(stored, w.version());
+            selector::validate_with(s, "spec.selector", values, w.version(), errors)
+        }
     }
     let converted = Selector::of(sel);
     let labels = spec.and_then(|s| s.get_path(&["template", "metadata", "labels"]));

@@ -37,6 +37,26 @@ impl Values {
     }
 }
 
+/// The rule a DaemonSet or Job update applies to its selector's expression values
+/// (`metav1validation.LabelSelectorHasInvalidLabelValue` of the stored selector, in the
+/// strategies' `ValidateUpdate`): a stored value that is no label value lifts the check.
+pub fn values_after(stored: Option<&Value>, version: KubeVersion) -> Values {
+    let invalid_value = stored
+        .and_then(|s| s.get("matchExpressions"))
+        .and_then(Value::as_list)
+        .is_some_and(|exprs| {
+            exprs.iter().any(|e| {
+                e.get("values").and_then(Value::as_list).is_some_and(|vs| {
+                    vs.iter().any(|v| {
+                        !super::super::formats::label_value(v.as_str().unwrap_or(""), version)
+                            .is_empty()
+                    })
+                })
+            })
+        });
+    Values::allowing_invalid_if(invalid_value)
+}
+
 /// Whether the strict `ValidateLabelSelector` refuses `selector` (the stored one, when an
 /// update decides whether to allow invalid label values).
 pub fn is_invalid(selector: &Value, version: KubeVersion) -> bool {

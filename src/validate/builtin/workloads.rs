@@ -225,7 +225,9 @@ pub fn daemon_set(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     let sel = spec.get("selector").filter(|s| !s.is_null());
     if let Some(s) = sel {
-        selector::validate(s, "spec.selector", w.version(), errors);
+        let stored = w.live.and_then(|l| l.get_path(&["spec", "selector"]));
+        let values = selector::values_after(stored, w.version());
+        selector::validate_with(s, "spec.selector", values, w.version(), errors);
     }
     let converted = Selector::of(sel);
     if converted.converts() && !converted.matches(template_labels(spec)) {
