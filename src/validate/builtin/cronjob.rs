@@ -10,6 +10,7 @@ use super::fields::spec;
 use super::selector::quoted;
 use super::tz;
 use super::workloads::non_negative;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// CronJob names leave room for the 11-character suffix of the Jobs they create.
@@ -19,7 +20,7 @@ const CRONJOB_NAME_MAX: usize = 52;
 pub fn cron_job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let old = w.live.map(self::spec);
-    schedule(spec, old, errors);
+    schedule(spec, old, w.version(), errors);
     non_negative(
         spec.get("startingDeadlineSeconds"),
         "spec.startingDeadlineSeconds",
@@ -84,9 +85,12 @@ fn job_template(w: &Write, spec: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
+/// The schedule parser's panics are recovered into a validation error from 1.35.
+const PANIC_RECOVERED: VersionRange = VersionRange::since(35);
+
 /// `validateScheduleFormat`: the schedule parses, and has no `TZ=`/`CRON_TZ=` unless the stored
 /// schedule already had one (and then not with `timeZone`).
-fn schedule(spec: &Value, old: Option<&Value>, errors: &mut Vec<FieldError>) {
+fn schedule(spec: &Value, old: Option<&Value>, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let schedule = text(spec, "schedule").unwrap_or("");
     if schedule.is_empty() {
         errors.push(FieldError::required("spec.schedule", ""));
@@ -95,9 +99,15 @@ fn schedule(spec: &Value, old: Option<&Value>, errors: &mut Vec<FieldError>) {
     let invalid = |detail: &str| {
         FieldError::invalid("spec.schedule", FieldError::string_value(schedule), detail)
     };
-    // A panic of the parser (a bare `TZ=…`) is a 500 on the server; kssa keeps to the TZ rule.
-    if let Err(CronError::Invalid(e)) = cron::parse_standard(schedule) {
-        errors.push(invalid(&e));
+    match cron::parse_standard(schedule) {
+        Err(CronError::Invalid(e)) => errors.push(invalid(&e)),
+        // robfig/cron slices `spec[eq+1:-1]` for a bare `TZ=…`: from 1.35 the panic is
+        // recovered (pkg/util/parsers `ParseCronScheduleWithPanicRecovery`, Go's message checked
+        // with Go 1.26); before, it is a 500 and kssa keeps to the TZ rule below.
+        Err(CronError::Panics) if PANIC_RECOVERED.contains(version) => errors.push(invalid(
+            "invalid schedule format: runtime error: slice bounds out of range [:-1]",
+        )),
+        _ => {}
     }
     let allow_tz = old
         .and_then(|o| text(o, "schedule"))
