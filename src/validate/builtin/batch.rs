@@ -353,15 +353,7 @@ fn job_update(w: &Write, spec: &Value, old: &Value, old_job: &Value, errors: &mu
             IMMUTABLE,
         ));
     }
-    let old_template = scheduling_directives_mutable(spec, old, old_job);
-    if !semantic_eq(spec.get("template"), old_template.as_ref()) {
-        // The server quotes the whole internal PodTemplateSpec here; kssa quotes it as JSON.
-        errors.push(FieldError::invalid(
-            "spec.template",
-            struct_value(spec.get("template"), "core.PodTemplateSpec"),
-            IMMUTABLE,
-        ));
-    }
+    super::job_template_update::check(spec, old, old_job, w.version(), errors);
     let mut immutable = vec![
         ("completionMode", ""),
         ("podFailurePolicy", "batch.PodFailurePolicy"),
@@ -381,54 +373,6 @@ fn job_update(w: &Write, spec: &Value, old: &Value, old_job: &Value, errors: &mu
         let value = super::success_policy::quoted(spec.get("successPolicy"));
         errors.push(FieldError::invalid("spec.successPolicy", value, IMMUTABLE));
     }
-}
-
-/// `validatePodTemplateUpdate`: a suspended Job that never started may change its template's
-/// labels, annotations, node selector, tolerations, scheduling gates and node affinity
-/// (JobMutableNodeSchedulingDirectives, GA in 1.27). The old template to compare with.
-fn scheduling_directives_mutable(spec: &Value, old: &Value, old_job: &Value) -> Option<Value> {
-    let template = old.get("template").cloned();
-    let suspended = old.get("suspend").and_then(Value::as_bool) == Some(true);
-    let started = old_job
-        .get_path(&["status", "startTime"])
-        .is_some_and(|t| !t.is_null());
-    if !suspended || started {
-        return template;
-    }
-    let mut template = template.unwrap_or(Value::Map(Default::default()));
-    let new = spec.get("template");
-    let copy = |template: &mut Value, path: &[&str]| {
-        let value = new.and_then(|n| n.get_path(path)).cloned();
-        let (last, parents) = path.split_last().expect("non-empty path");
-        let mut node = &mut *template;
-        for p in parents {
-            let Value::Map(m) = node else { return };
-            node = m
-                .entry((*p).to_string())
-                .or_insert_with(|| Value::Map(Default::default()));
-        }
-        if let Value::Map(m) = node {
-            match value {
-                Some(v) => {
-                    m.insert((*last).to_string(), v);
-                }
-                None => {
-                    m.shift_remove(*last);
-                }
-            }
-        }
-    };
-    for path in [
-        &["metadata", "labels"][..],
-        &["metadata", "annotations"],
-        &["spec", "nodeSelector"],
-        &["spec", "tolerations"],
-        &["spec", "schedulingGates"],
-        &["spec", "affinity", "nodeAffinity"],
-    ] {
-        copy(&mut template, path);
-    }
-    Some(template)
 }
 
 #[cfg(test)]

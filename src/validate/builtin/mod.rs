@@ -58,6 +58,7 @@ mod image_volume;
 mod ip_strict;
 mod job_indexes;
 mod job_selector;
+mod job_template_update;
 mod lease;
 mod legacy_volumes;
 mod limit_range;
