@@ -120,6 +120,21 @@ pub fn dns1123_subdomain(s: &str) -> Vec<String> {
     errs
 }
 
+/// `content.IsDNS1123Subdomain` (apimachinery's `validate.LongName`, 1.35–): the same rule,
+/// its length counted in bytes.
+pub fn long_name(s: &str) -> Vec<String> {
+    dns1123_subdomain(s)
+        .into_iter()
+        .map(|m| {
+            if m == max_len_characters(DNS1123_SUBDOMAIN_MAX) {
+                format!("must be no more than {DNS1123_SUBDOMAIN_MAX} bytes")
+            } else {
+                m
+            }
+        })
+        .collect()
+}
+
 /// `IsDNS1123SubdomainWithUnderscore` (pod DNS search domains): labels may start with `_` and
 /// hold `_`. Until 1.33 its message quotes the plain subdomain regex (apimachinery v0.34
 /// fixed it).

@@ -29,6 +29,12 @@ pub enum NameRule {
     /// subdomain, or without a signer name a DNS subdomain without `:`
     /// ([`super::cluster_trust_bundle::name_messages`], which needs the object's signer).
     TrustBundle,
+    /// `validate.LongName` through `ValidateObjectMetaWithOpts` (ReplicationController and
+    /// DeviceClass from 1.35, [`LONG_NAME_RULES`]): a DNS subdomain whose length is counted in
+    /// bytes, `generateName` not checked.
+    LongName,
+    /// A kind that moved to [`NameRule::LongName`] in 1.35 ([`LONG_NAME_RULES`]).
+    LongNameFrom35,
     /// `ValidateAPIService`'s name function: a path segment that is `spec.version + "." +
     /// spec.group` ([`super::api_service::name_messages`], which needs the object's spec),
     /// for `generateName` too, whole.
@@ -70,6 +76,8 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
         "ClusterTrustBundle",
         NameRule::TrustBundle,
     ),
+    ("", "ReplicationController", NameRule::LongNameFrom35),
+    ("resource.k8s.io", "DeviceClass", NameRule::LongNameFrom35),
     // kube-aggregator `ValidateAPIService`: a path segment, then `version.group`.
     ("apiregistration.k8s.io", "APIService", NameRule::ApiService),
 ];
@@ -80,6 +88,13 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
 const SERVICE_NAME_RULES: &[(VersionRange, NameRule)] = &[
     (VersionRange::until(35), NameRule::Dns1035Label),
     (VersionRange::since(36), NameRule::Label),
+];
+
+/// ReplicationController and DeviceClass names (pkg/apis/core/validation
+/// `ValidateReplicationController`, pkg/apis/resource/validation `ValidateDeviceClass`).
+const LONG_NAME_RULES: &[(VersionRange, NameRule)] = &[
+    (VersionRange::until(34), NameRule::Subdomain),
+    (VersionRange::since(35), NameRule::LongName),
 ];
 
 /// Total size of all annotation keys and values (`TotalAnnotationSizeLimitB`, 256 KiB).
@@ -93,6 +108,7 @@ impl NameRule {
             .map_or(NameRule::Subdomain, |(_, _, r)| *r);
         match rule {
             NameRule::ServiceName => version.pick(SERVICE_NAME_RULES),
+            NameRule::LongNameFrom35 => version.pick(LONG_NAME_RULES),
             rule => rule,
         }
     }
@@ -127,6 +143,7 @@ impl NameRule {
         };
         match self {
             NameRule::Subdomain => formats::dns1123_subdomain(name),
+            NameRule::LongName | NameRule::LongNameFrom35 => formats::long_name(name),
             NameRule::Label => formats::dns1123_label(name),
             // `of` resolves a Service's rule per release; unresolved, the strict one.
             NameRule::Dns1035Label | NameRule::ServiceName => formats::dns1035_label(name),
@@ -165,7 +182,7 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             _ => rule.messages(name, prefix),
         };
         let generate_name = text(meta, "generateName");
-        if !generate_name.is_empty() {
+        if !generate_name.is_empty() && rule != NameRule::LongName {
             for msg in messages(generate_name, true) {
                 errors.push(FieldError::invalid(
                     "metadata.generateName",
