@@ -14,7 +14,7 @@ use super::admission_cel::{compile, Decls, Returns};
 use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
 use super::match_resources::match_resources;
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::crd::cel_compile::Ty;
 use crate::validate::crd::cel_values::CEL_RESERVED;
 use crate::validate::field::{indexed, join};
@@ -97,7 +97,7 @@ pub(super) fn conditions_and_variables(
     };
     for (i, v) in items(spec.get("variables")).iter().enumerate() {
         let at = indexed("spec.variables", i);
-        self::variable(v, &at, errors);
+        self::variable(v, &at, w.version(), errors);
         cel.variable(v, &at, errors);
     }
     cel
@@ -282,9 +282,35 @@ fn is_cel_identifier(name: &str) -> bool {
         && !CEL_RESERVED.contains(&name)
 }
 
+/// Messages 1.34 reworded without the field name in front (read in the 1.33 and 1.34 sources).
+#[derive(Clone, Copy)]
+struct PolicyWording {
+    cel_identifier: &'static str,
+    message_empty: &'static str,
+    message_line_breaks: &'static str,
+}
+const POLICY_WORDING: &[(VersionRange, PolicyWording)] = &[
+    (
+        VersionRange::until(33),
+        PolicyWording {
+            cel_identifier: "name is not a valid CEL identifier",
+            message_empty: "message must be non-empty if specified",
+            message_line_breaks: "message must not contain line breaks",
+        },
+    ),
+    (
+        VersionRange::since(34),
+        PolicyWording {
+            cel_identifier: "must be a valid CEL identifier",
+            message_empty: "must be non-empty if specified",
+            message_line_breaks: "must not contain line breaks",
+        },
+    ),
+];
+
 /// `validateVariable`: the name and the presence of the expression (compiled by
 /// `PolicyCel::variable` for a validating policy).
-pub(super) fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn variable(v: &Value, at: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let name = text(v, "name");
     if name.trim().is_empty() {
         errors.push(FieldError::required(
@@ -295,7 +321,7 @@ pub(super) fn variable(v: &Value, at: &str, errors: &mut Vec<FieldError>) {
         errors.push(FieldError::invalid(
             join(at, ".name"),
             FieldError::string_value(name),
-            "name is not a valid CEL identifier",
+            version.pick(POLICY_WORDING).cel_identifier,
         ));
     }
     if text(v, "expression").trim().is_empty() {
@@ -339,10 +365,11 @@ fn validation(cel: &PolicyCel, v: &Value, at: &str, errors: &mut Vec<FieldError>
         errors.extend(cel.check(source, source, &at, false, returns, stored));
     }
     let message = text(v, "message");
+    let wording = cel.version.pick(POLICY_WORDING);
     let detail = if !message.is_empty() && message.trim().is_empty() {
-        Some("message must be non-empty if specified")
+        Some(wording.message_empty)
     } else if has_newlines(message.trim()) {
-        Some("message must not contain line breaks")
+        Some(wording.message_line_breaks)
     } else {
         None
     };

@@ -91,14 +91,14 @@ fn validations_variables_and_annotations() {
         refusal(&bad, None, 37).unwrap(),
         format!(
             "{INVALID}\n\
-             * spec.variables[0].name: Invalid value: \"in\": name is not a valid CEL identifier\n\
+             * spec.variables[0].name: Invalid value: \"in\": must be a valid CEL identifier\n\
              * spec.variables[1].name: Required value: name is not specified\n\
              * spec.variables[1].expression: Required value: expression is not specified\n\
              * spec.validations[0].expression: Required value: expression is not specified\n\
              * spec.validations[0].messageExpression: Invalid value: \" \": must be non-empty if specified\n\
-             * spec.validations[0].message: Invalid value: \"too\\nmany\": message must not contain line breaks\n\
+             * spec.validations[0].message: Invalid value: \"too\\nmany\": must not contain line breaks\n\
              * spec.validations[0].reason: Unsupported value: \"Teapot\": supported values: \"Forbidden\", \"Invalid\", \"RequestEntityTooLarge\"\n\
-             * spec.validations[1].message: Invalid value: \"  \": message must be non-empty if specified\n\
+             * spec.validations[1].message: Invalid value: \"  \": must be non-empty if specified\n\
              * spec.auditAnnotations[0].key: Invalid value: \"replicalimit-policy.example.com/a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n\
              * spec.auditAnnotations[0].valueExpression: Required value: valueExpression is not specified\n\
              * spec.auditAnnotations[1].key: Invalid value: \"replicalimit-policy.example.com/a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n\

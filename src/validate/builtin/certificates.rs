@@ -58,6 +58,18 @@ pub fn certificate_signing_request(w: &Write, object: &Value, errors: &mut Vec<F
     if w.is_update() {
         return;
     }
+    // `ValidateCertificateRequestName` accepts any name; the generic store checks it as a path
+    // segment (`rest.BeforeCreate`) only once the strategy's validation passed.
+    let is_name = |e: &FieldError| e.field == "metadata.name" || e.field == "metadata.generateName";
+    let name_errors: Vec<FieldError> = errors.iter().filter(|e| is_name(e)).cloned().collect();
+    errors.retain(|e| !is_name(e));
+    request_rules(w, object, errors);
+    if errors.is_empty() {
+        *errors = name_errors;
+    }
+}
+
+fn request_rules(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let request = present(spec, "request").and_then(Value::as_str);
     let bytes = request.and_then(decode_bytes);

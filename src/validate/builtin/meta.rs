@@ -53,6 +53,12 @@ pub const NAME_RULES: &[(&str, &str, NameRule)] = &[
     ("", "Event", NameRule::PathSegment),
     // `ValidatePodDisruptionBudget` has no metadata rule: the generic store's path segment.
     ("policy", "PodDisruptionBudget", NameRule::PathSegment),
+    // `ValidateCertificateRequestName` accepts anything: the generic store's path segment.
+    (
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        NameRule::PathSegment,
+    ),
     ("apps", "StatefulSet", NameRule::Label),
     ("rbac.authorization.k8s.io", "Role", NameRule::PathSegment),
     (

@@ -138,7 +138,7 @@ fn shared_rules_of_the_validating_policy() {
         policy_message(&[
             "spec.failurePolicy: Unsupported value: \"Retry\": supported values: \"Fail\", \"Ignore\"",
             "spec.paramKind.kind: Required value",
-            "spec.variables[0].name: Invalid value: \"in\": name is not a valid CEL identifier",
+            "spec.variables[0].name: Invalid value: \"in\": must be a valid CEL identifier",
         ])
     );
     let no_rules = POLICY.replace(

@@ -255,16 +255,17 @@ fn taints(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<Fie
 
 /// A taint as the server quotes the internal `core.Taint`: JSON since 1.34, `%#v` before.
 fn taint_value(t: &Value) -> BadValue {
+    // From 1.34 the internal `core.Taint` is quoted as JSON: no json tags, so Go's field
+    // names, every field, a nil pointer as `null`.
     let (key, value, effect) = (text(t, "key"), text(t, "value"), text(t, "effect"));
     let mut json = Map::default();
-    json.insert("key".into(), Value::from(key));
-    if !value.is_empty() {
-        json.insert("value".into(), Value::from(value));
-    }
-    json.insert("effect".into(), Value::from(effect));
+    json.insert("Key".into(), Value::from(key));
+    json.insert("Value".into(), Value::from(value));
+    json.insert("Effect".into(), Value::from(effect));
+    json.insert("TimeAdded".into(), Value::Null);
     let time_added = match t.get("timeAdded").filter(|v| !v.is_null()) {
         Some(added) => {
-            json.insert("timeAdded".into(), added.clone());
+            json.insert("TimeAdded".into(), added.clone());
             // A set pointer prints as its address, which kssa cannot know.
             "(*v1.Time)(0xc000000000)"
         }
@@ -310,7 +311,7 @@ mod tests {
                 "metadata.taints[0].effect: Unsupported value: \"NoRun\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
                 "metadata.taints[1].effect: Required value",
                 "metadata.taints[2].effect: Required value",
-                "metadata.taints[2]: Duplicate value: {\"key\":\"x\",\"value\":\"1\",\"effect\":\"\"}: taints must be unique by key and effect pair",
+                "metadata.taints[2]: Duplicate value: {\"Key\":\"x\",\"Value\":\"1\",\"Effect\":\"\",\"TimeAdded\":null}: taints must be unique by key and effect pair",
             ]
         );
         assert_eq!(

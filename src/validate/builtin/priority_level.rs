@@ -7,6 +7,7 @@
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{present, spec, text};
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// `flowcontrolv1beta3.PriorityLevelPreserveZeroConcurrencySharesKey`: dropped when a v1beta3
@@ -63,7 +64,7 @@ pub fn priority_level_configuration(w: &Write, object: &Value, errors: &mut Vec<
         errors.push(FieldError::invalid(
             "spec.type",
             FieldError::string_value(kind),
-            "type must be 'Exempt' if and only if name is 'exempt'",
+            w.version().pick(EXEMPT_TYPE_WORDING),
         ));
     }
     match kind {
@@ -75,7 +76,7 @@ pub fn priority_level_configuration(w: &Write, object: &Value, errors: &mut Vec<
                 ));
             }
             if let Some(exempt) = present(spec, "exempt") {
-                shares_and_lending(exempt, "spec.exempt", 0, false, errors);
+                shares_and_lending(exempt, "spec.exempt", 0, false, w.version(), errors);
             }
         }
         "Limited" => {
@@ -90,8 +91,11 @@ pub fn priority_level_configuration(w: &Write, object: &Value, errors: &mut Vec<
                     "spec.limited",
                     "must not be empty when type is Limited",
                 )),
-                Some(limited) => self::limited(limited, through_v1beta3, errors),
+                Some(limited) => self::limited(limited, through_v1beta3, w.version(), errors),
             }
+        }
+        "" if EMPTY_TYPE_REQUIRED.contains(w.version()) => {
+            errors.push(FieldError::required("spec.type", ""))
         }
         _ => errors.push(FieldError::not_supported(
             "spec.type",
@@ -101,6 +105,21 @@ pub fn priority_level_configuration(w: &Write, object: &Value, errors: &mut Vec<
     }
 }
 
+/// 1.34 dropped the field name from the front of the exempt-type message.
+const EXEMPT_TYPE_WORDING: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(33),
+        "type must be 'Exempt' if and only if name is 'exempt'",
+    ),
+    (
+        VersionRange::since(34),
+        "must be 'Exempt' if and only if `name` is 'exempt'",
+    ),
+];
+/// 1.36 reports an empty `spec.type` and `limitResponse.type` as `Required value` (before, the
+/// unsupported empty value).
+const EMPTY_TYPE_REQUIRED: VersionRange = VersionRange::since(36);
+
 /// `nominalConcurrencyShares` ≥ 0 and `lendablePercent` within 0–100 (`limited` checks its
 /// limit response between the two).
 fn shares_and_lending(
@@ -108,6 +127,7 @@ fn shares_and_lending(
     at: &str,
     default_shares: i64,
     zero_is_unset: bool,
+    version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     let shares = number(v, "nominalConcurrencyShares", default_shares, zero_is_unset);
@@ -119,7 +139,8 @@ fn shares_and_lending(
         ));
     }
     if at == "spec.limited" {
-        limit_response(v.get("limitResponse").unwrap_or(&Value::Null), errors);
+        let response = v.get("limitResponse").unwrap_or(&Value::Null);
+        limit_response(response, version, errors);
     }
     let lendable = number(v, "lendablePercent", 0, false);
     if !(0..=100).contains(&lendable) {
@@ -133,12 +154,18 @@ fn shares_and_lending(
 
 /// `ValidateLimitedPriorityLevelConfiguration`. Through v1beta3 a zero share count is
 /// defaulted unless the round-trip annotation keeps it; only a negative one is refused either way.
-fn limited(limited: &Value, through_v1beta3: bool, errors: &mut Vec<FieldError>) {
+fn limited(
+    limited: &Value,
+    through_v1beta3: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     shares_and_lending(
         limited,
         "spec.limited",
         DEFAULT_SHARES,
         through_v1beta3,
+        version,
         errors,
     );
     if let Some(b) = present(limited, "borrowingLimitPercent").and_then(Value::as_i64) {
@@ -153,7 +180,7 @@ fn limited(limited: &Value, through_v1beta3: bool, errors: &mut Vec<FieldError>)
 }
 
 /// `ValidateLimitResponse`: queuing only, and then required, for `Queue`.
-fn limit_response(response: &Value, errors: &mut Vec<FieldError>) {
+fn limit_response(response: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
     const AT: &str = "spec.limited.limitResponse";
     let queuing = present(response, "queuing");
     match text(response, "type") {
@@ -172,6 +199,9 @@ fn limit_response(response: &Value, errors: &mut Vec<FieldError>) {
             )),
             Some(q) => self::queuing(q, errors),
         },
+        "" if EMPTY_TYPE_REQUIRED.contains(version) => {
+            errors.push(FieldError::required(format!("{AT}.type"), ""))
+        }
         other => errors.push(FieldError::not_supported(
             format!("{AT}.type"),
             FieldError::string_value(other),
@@ -299,7 +329,7 @@ mod tests {
         let exempt_named = LEVEL.replace("workload-medium", "exempt");
         assert_eq!(
             refusal_causes(&exempt_named, None, 37),
-            ["spec.type: Invalid value: \"Limited\": type must be 'Exempt' if and only if name is 'exempt'"]
+            ["spec.type: Invalid value: \"Limited\": must be 'Exempt' if and only if `name` is 'exempt'"]
         );
         let both = LEVEL.replace(
             r#""type":"Limited","#,
@@ -308,7 +338,7 @@ mod tests {
         assert_eq!(
             refusal_causes(&both, None, 37),
             [
-                "spec.type: Invalid value: \"Exempt\": type must be 'Exempt' if and only if name is 'exempt'",
+                "spec.type: Invalid value: \"Exempt\": must be 'Exempt' if and only if `name` is 'exempt'",
                 "spec.limited: Forbidden: must be nil if the type is not Limited",
                 "spec.exempt.nominalConcurrencyShares: Invalid value: -2: must be a non-negative integer",
             ]

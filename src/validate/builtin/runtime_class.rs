@@ -93,6 +93,8 @@ pub fn runtime_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 /// A toleration as the server quotes the internal `core.Toleration`: JSON since 1.34 (every
 /// field `omitempty`), `%#v` before.
 fn toleration_value(t: &Value) -> BadValue {
+    // From 1.34 the internal `core.Toleration` is quoted as JSON: no json tags, so Go's field
+    // names, every field, a nil pointer as `null`.
     let mut json = Map::default();
     let mut go = Vec::new();
     for (key, go_name) in [
@@ -102,14 +104,13 @@ fn toleration_value(t: &Value) -> BadValue {
         ("effect", "Effect"),
     ] {
         let s = text(t, key);
-        if !s.is_empty() {
-            json.insert(key.into(), Value::from(s));
-        }
+        json.insert(go_name.into(), Value::from(s));
         go.push(format!("{go_name}:{}", go_quote(s)));
     }
+    json.insert("TolerationSeconds".into(), Value::Null);
     let seconds = match present(t, "tolerationSeconds") {
         Some(n) => {
-            json.insert("tolerationSeconds".into(), n.clone());
+            json.insert("TolerationSeconds".into(), n.clone());
             // A set pointer prints as its address, which kssa cannot know.
             "(*int64)(0xc000000000)"
         }
@@ -178,7 +179,7 @@ mod tests {
             [
                 "scheduling.nodeSelector: Invalid value: \"g visor\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
                 "scheduling.tolerations.tolerations[1].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
-                "scheduling.tolerations[1]: Duplicate value: {\"key\":\"runtime\",\"operator\":\"Equal\",\"value\":\"gvisor\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}",
+                "scheduling.tolerations[1]: Duplicate value: {\"Key\":\"runtime\",\"Operator\":\"Equal\",\"Value\":\"gvisor\",\"Effect\":\"NoSchedule\",\"TolerationSeconds\":5}",
             ]
         );
         // 1.35 stopped adding `tolerations` to the path twice.
