@@ -6,7 +6,9 @@ use super::super::formats;
 use super::super::{FieldError, Write};
 use super::fields::{items, spec, text};
 use super::selector::semantic_eq;
-use super::{endpoints, pod, pod_update, probe, service, service_ip, service_update};
+use super::{
+    endpoints, pod, pod_annotations, pod_update, probe, service, service_ip, service_update,
+};
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -270,6 +272,16 @@ pub fn secret(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
 /// (`validateContainersOnlyForPod`), then on update what may change ([`pod_update::check`]).
 pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
+    let stored_annotations = w
+        .live
+        .and_then(|l| l.get_path(&["metadata", "annotations"]));
+    pod_annotations::check(
+        object.get_path(&["metadata", "annotations"]),
+        spec,
+        "metadata.annotations",
+        pod_annotations::stored_invalid_cost(stored_annotations),
+        errors,
+    );
     pod::spec(spec, w.live.map(self::spec), "spec", w.version(), errors);
     for key in ["containers", "initContainers"] {
         let list = spec

@@ -75,6 +75,7 @@ mod node;
 mod node_config_source;
 mod owner_refs;
 mod pod;
+mod pod_annotations;
 mod pod_misc;
 mod pod_options;
 mod pod_os;

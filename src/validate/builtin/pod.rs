@@ -10,9 +10,9 @@ use super::mounts::{self, Volumes};
 use super::pod_options::PodOptions;
 use super::resources::Context;
 use super::{
-    affinity, dns, env, host_ports, meta, pod_misc, pod_os, pod_resources, probe, resource_claims,
-    resources, restart_rules, scheduling, security_context, toleration, topology_spread,
-    volume_source,
+    affinity, dns, env, host_ports, meta, pod_annotations, pod_misc, pod_os, pod_resources, probe,
+    resource_claims, resources, restart_rules, scheduling, security_context, toleration,
+    topology_spread, volume_source,
 };
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
@@ -50,6 +50,14 @@ pub fn template(
         errors,
     );
     let pod_spec = template.get("spec").unwrap_or(&empty);
+    let stored_annotations = old.and_then(|t| t.get_path(&["metadata", "annotations"]));
+    pod_annotations::check(
+        meta_value.get("annotations"),
+        pod_spec,
+        &join(path, ".annotations"),
+        pod_annotations::stored_invalid_cost(stored_annotations),
+        errors,
+    );
     spec(
         pod_spec,
         old.and_then(|t| t.get("spec")),

@@ -143,6 +143,16 @@ fn stateful_set_spec(w: &Write, spec: &Value, checks: SpecChecks, errors: &mut V
             version,
             errors,
         );
+        let stored = w
+            .live
+            .and_then(|l| l.get_path(&["spec", "template", "metadata", "annotations"]));
+        super::pod_annotations::check(
+            meta.get("annotations"),
+            template.get("spec").unwrap_or(&empty),
+            "spec.template.annotations",
+            super::pod_annotations::stored_invalid_cost(stored),
+            errors,
+        );
     } else {
         errors.push(FieldError::invalid("spec.selector", quoted(sel), ""));
     }
