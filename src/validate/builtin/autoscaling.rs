@@ -152,7 +152,8 @@ pub fn horizontal_pod_autoscaler(w: &Write, object: &Value, errors: &mut Vec<Fie
                 let path = format!("spec.behavior.{direction}");
                 scaling_rules(rules, &path, errors);
                 if tolerance {
-                    non_negative_tolerance(rules, &path, errors);
+                    let at = join(&path, ".tolerance");
+                    Amount::non_negative(rules.get("tolerance"), &at, errors);
                 }
             }
         }
@@ -166,21 +167,6 @@ fn uses_tolerance(spec: &Value) -> bool {
         spec.get_path(&["behavior", d, "tolerance"])
             .is_some_and(|t| !t.is_null())
     })
-}
-
-/// `ValidateNonnegativeQuantity` of a scaling rule's `tolerance`, quoting the canonical
-/// quantity.
-fn non_negative_tolerance(rules: &Value, path: &str, errors: &mut Vec<FieldError>) {
-    let Some(amount) = present(rules, "tolerance").and_then(Amount::of) else {
-        return;
-    };
-    if amount.quantity.is_some_and(|q| q.is_negative()) {
-        errors.push(FieldError::invalid(
-            join(path, ".tolerance"),
-            FieldError::string_value(&amount.shown()),
-            "must be greater than or equal to 0",
-        ));
-    }
 }
 
 /// `ValidateCrossVersionObjectReference`: kind and name required, path segments, then the

@@ -145,6 +145,20 @@ impl Amount {
         canonicalize(&self.text).unwrap_or_else(|| self.text.clone())
     }
 
+    /// `ValidateNonnegativeQuantity` of the quantity `v` at `path`, quoting the canonical text.
+    pub(super) fn non_negative(v: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
+        let Some(amount) = v.filter(|v| !v.is_null()).and_then(Amount::of) else {
+            return;
+        };
+        if amount.quantity.is_some_and(|q| q.is_negative()) {
+            errors.push(FieldError::invalid(
+                path,
+                FieldError::string_value(&amount.shown()),
+                "must be greater than or equal to 0",
+            ));
+        }
+    }
+
     pub(super) fn compare(&self, other: &Amount) -> Option<Ordering> {
         self.quantity?.compare(&other.quantity?)
     }

@@ -26,16 +26,7 @@ pub fn csi_storage_capacity(w: &Write, object: &Value, errors: &mut Vec<FieldErr
             msg,
         ));
     }
-    // ValidateNonnegativeQuantity, quoting the canonical quantity.
-    if let Some(amount) = present(object, "capacity").and_then(Amount::of) {
-        if amount.quantity.is_some_and(|q| q.is_negative()) {
-            errors.push(FieldError::invalid(
-                "capacity",
-                FieldError::string_value(&amount.shown()),
-                "must be greater than or equal to 0",
-            ));
-        }
-    }
+    Amount::non_negative(object.get("capacity"), "capacity", errors);
     let Some(old) = w.live else {
         return;
     };
