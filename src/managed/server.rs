@@ -243,6 +243,11 @@ pub fn write(
             live.map(|_| stored),
             kind.kube_version,
         );
+        crate::kube::pod_prepare::prepare_pod_spec(
+            &mut result,
+            live.map(|_| stored),
+            kind.kube_version,
+        );
     }
     if let Some(check) = &check {
         let more = check

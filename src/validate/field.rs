@@ -235,6 +235,15 @@ impl FieldError {
         BadValue::Value(Value::String(s.to_string()))
     }
 
+    /// A string of a named Go type with a `String()` method (`core.ResourceName`): releases
+    /// before 1.34 print it bare (`ErrorBody`'s `fmt.Stringer` case), later ones quote it as JSON.
+    pub fn stringer_value(s: &str) -> BadValue {
+        BadValue::GoValue {
+            value: Value::String(s.to_string()),
+            go_syntax: s.to_string(),
+        }
+    }
+
     /// apimachinery's `ErrorBody`: the message without the field path.
     pub fn body(&self, version: KubeVersion) -> String {
         let mut s = self.error_type.as_str().to_string();

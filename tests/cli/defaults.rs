@@ -2,6 +2,7 @@
 //! -f <input> -o json` creates the object, and the result without managedFields must be the
 //! vector's `defaulted` object. Known differences: testdata/conformance/defaults/KNOWN_DIFFERENCES.md.
 
+use super::support::Scratch;
 use assert_cmd::Command;
 use kssa::value::{from_json_str, to_json_string, Value};
 use std::path::Path;
@@ -36,8 +37,7 @@ fn without_server_only(mut got: Value, input: &Value) -> Value {
 #[test]
 fn defaulting_vectors_through_apply() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/defaults");
-    let dir = std::env::temp_dir().join(format!("kssa-cli-defaults-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("defaults");
     let mut files: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -110,8 +110,7 @@ fn no_defaults_shows_the_raw_merge() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/conformance/defaults/deployment-resources-canonical.json");
     let vector = from_json_str(&std::fs::read_to_string(&root).unwrap()).unwrap();
-    let dir = std::env::temp_dir().join(format!("kssa-cli-nodefaults-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("nodefaults");
     let path = dir.join("in.json");
     let input = vector.get("input").unwrap();
     std::fs::write(&path, to_json_string(input)).unwrap();

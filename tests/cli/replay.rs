@@ -1,6 +1,7 @@
 //! `kssa replay`: every server conformance vector runs through the real binary and passes; a
 //! mismatch exits 1 with a diff, bad input exits 2.
 
+use super::support::Scratch;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
@@ -245,8 +246,6 @@ fn custom_resources_use_added_crds() {
         ));
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kssa-cli-replay-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir(name: &str) -> Scratch {
+    Scratch::new(&format!("replay-{name}"))
 }

@@ -16,21 +16,17 @@ const DATA_REQUIRED_ON_UPDATE: VersionRange = VersionRange::until(30);
 /// Releases whose create validation parses `data` as a JSON object (kubernetes#125549).
 const DATA_IS_AN_OBJECT: VersionRange = VersionRange::since(31);
 
-/// The JSON type Go's `UnmarshalTypeError` names for a value that is not an object.
-fn json_kind_not_object(v: &Value) -> Option<&'static str> {
-    match v {
-        Value::Map(_) | Value::Null => None,
-        Value::String(_) => Some("string"),
-        Value::Int(_) | Value::Float(_) => Some("number"),
-        Value::Bool(_) => Some("bool"),
-        Value::List(_) => Some("array"),
-    }
-}
-
 /// `ValidateControllerRevisionCreate` (`ValidateControllerRevision` until 1.30), or on update
 /// `ValidateControllerRevisionUpdate`: the shared rules, then `data` compared with the stored
-/// revision's (`ValidateImmutableField`).
+/// revision's (`ValidateImmutableField`). Until 1.30 `data` is required before `revision` is
+/// checked; from 1.31 the create rules check `data` after it, unmarshalling the raw bytes into
+/// an `any`: `null` counts as missing, any other non-object is refused.
 pub fn controller_revision(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let data = present(object, "data");
+    let legacy = DATA_REQUIRED_ON_UPDATE.contains(w.version());
+    if legacy && data.is_none() {
+        errors.push(FieldError::required("data", "data is mandatory"));
+    }
     // `ValidateNonnegativeField(revision)`.
     if let Some(n) = present(object, "revision").and_then(Value::as_i64) {
         if n < 0 {
@@ -41,24 +37,14 @@ pub fn controller_revision(w: &Write, object: &Value, errors: &mut Vec<FieldErro
             ));
         }
     }
-    let data = present(object, "data");
-    let check_required = match w.live {
-        None => true,
-        Some(_) => DATA_REQUIRED_ON_UPDATE.contains(w.version()),
-    };
-    if check_required && data.is_none() {
-        errors.push(FieldError::required("data", "data is mandatory"));
-    }
-    // On create from 1.31, `json.Unmarshal` of the bytes into a `map[string]interface{}`.
     if w.live.is_none() && DATA_IS_AN_OBJECT.contains(w.version()) {
-        if let Some(kind) = data.and_then(json_kind_not_object) {
-            errors.push(FieldError::invalid(
+        match data {
+            None => errors.push(FieldError::required("data", "data is mandatory")),
+            Some(Value::Map(_)) => {}
+            Some(_) => errors.push(FieldError::required(
                 "data",
-                FieldError::string_value("<value omitted>"),
-                format!(
-                    "error parsing data: json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
-                ),
-            ));
+                "data must be a valid JSON object",
+            )),
         }
     }
     let Some(old) = w.live else {
@@ -125,6 +111,14 @@ mod tests {
                 "data: Required value: data is mandatory",
             ]
         );
+        // 1.30's `ValidateControllerRevision` checks `data` first.
+        assert_eq!(
+            refusal_causes(&bad, None, 30),
+            [
+                "data: Required value: data is mandatory",
+                "revision: Invalid value: -1: must be greater than or equal to 0",
+            ]
+        );
     }
 
     #[test]
@@ -135,14 +129,20 @@ mod tests {
         );
         assert_eq!(
             refusal_causes(&text, None, 31),
-            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal string into Go value of type map[string]interface {}"]
+            ["data: Required value: data must be a valid JSON object"]
         );
         assert!(refusal_causes(&text, None, 30).is_empty());
         assert!(refusal_causes(&text, Some(&text), 37).is_empty());
         let list = text.replace(r#""x""#, "[1]");
         assert_eq!(
             refusal_causes(&list, None, 37),
-            ["data: Invalid value: \"<value omitted>\": error parsing data: json: cannot unmarshal array into Go value of type map[string]interface {}"]
+            ["data: Required value: data must be a valid JSON object"]
+        );
+        // A JSON null is no data.
+        let null = text.replace(r#""x""#, "null");
+        assert_eq!(
+            refusal_causes(&null, None, 37),
+            ["data: Required value: data is mandatory"]
         );
     }
 

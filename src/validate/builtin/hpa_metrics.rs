@@ -387,7 +387,7 @@ mod tests {
         );
         assert_eq!(
             hpa(&metric("pods"), 30).unwrap(),
-            format!("{PREFIX}spec.metrics[0].containerResource.name: Invalid value: \"pods\": must be a standard resource for containers")
+            format!("{PREFIX}spec.metrics[0].containerResource.name: Invalid value: pods: must be a standard resource for containers")
         );
     }
 

@@ -253,6 +253,37 @@ fn taints(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<Fie
     }
 }
 
+/// `time.Time.GoString` of a decoded `metav1.Time`, which `UnmarshalJSON` converts to the
+/// server's local zone (taken to be UTC): `time.Date(2024, time.May, 1, 10, 0, 0, 0, time.Local)`.
+fn go_time_literal(text: &str) -> Option<String> {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let utc = crate::managed::Time::parse(text).ok()?.rfc3339_bytes()?;
+    let utc = std::str::from_utf8(&utc).ok()?;
+    let field = |r: std::ops::Range<usize>| utc[r].parse::<u32>().ok();
+    let month = MONTHS.get(usize::try_from(field(5..7)?).ok()?.checked_sub(1)?)?;
+    Some(format!(
+        "time.Date({}, time.{month}, {}, {}, {}, {}, 0, time.Local)",
+        field(0..4)?,
+        field(8..10)?,
+        field(11..13)?,
+        field(14..16)?,
+        field(17..19)?
+    ))
+}
+
 /// A taint as the server quotes the internal `core.Taint`: JSON since 1.34, `%#v` before.
 fn taint_value(t: &Value) -> BadValue {
     // From 1.34 the internal `core.Taint` is quoted as JSON: no json tags, so Go's field
@@ -263,13 +294,17 @@ fn taint_value(t: &Value) -> BadValue {
     json.insert("Value".into(), Value::from(value));
     json.insert("Effect".into(), Value::from(effect));
     json.insert("TimeAdded".into(), Value::Null);
+    // `*metav1.Time` is a `fmt.GoStringer` (time.Time's `GoString`, promoted): `%#v` prints a
+    // nil one as `<nil>` (the call panics and fmt catches it) and a set one as `time.Date(…)`.
     let time_added = match t.get("timeAdded").filter(|v| !v.is_null()) {
         Some(added) => {
             json.insert("TimeAdded".into(), added.clone());
-            // A set pointer prints as its address, which kssa cannot know.
-            "(*v1.Time)(0xc000000000)"
+            added
+                .as_str()
+                .and_then(go_time_literal)
+                .unwrap_or_else(|| "<nil>".into())
         }
-        None => "(*v1.Time)(nil)",
+        None => "<nil>".into(),
     };
     BadValue::GoValue {
         value: Value::Map(json),
@@ -316,7 +351,7 @@ mod tests {
         );
         assert_eq!(
             refusal_causes(&bad, None, 33)[4],
-            "metadata.taints[2]: Duplicate value: core.Taint{Key:\"x\", Value:\"1\", Effect:\"\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"
+            "metadata.taints[2]: Duplicate value: core.Taint{Key:\"x\", Value:\"1\", Effect:\"\", TimeAdded:<nil>}: taints must be unique by key and effect pair"
         );
     }
 

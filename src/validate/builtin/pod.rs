@@ -135,7 +135,7 @@ pub fn spec(
         container_common(c, &scope, &at, version, errors);
         security_context::container(c, spec, &at, version, errors);
         let sidecar = probe::init_container(c, &at, version, errors);
-        restart_rules::check(c, &at, version, errors);
+        restart_rules::check_init(c, &at, version, errors);
         let name = text(c, "name");
         if names.contains(name) {
             errors.push(FieldError::duplicate(
@@ -166,7 +166,7 @@ pub fn spec(
     scheduling::gates(spec, path, version, errors);
     topology_spread::constraints(spec, path, &opts, version, errors);
     pod_os::host_process(spec, path, errors);
-    pod_os::host_users(spec, path, version, errors);
+    pod_os::host_users(spec, old, path, version, errors);
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for msg in formats::dns1123_subdomain(account) {
@@ -244,14 +244,21 @@ pub(super) fn required_enum(
     supported: &[&str],
     errors: &mut Vec<FieldError>,
 ) {
+    required_enum_of(value, path, supported, FieldError::string_value, errors);
+}
+
+/// [`required_enum`] for a value of a Go type printed its own way (`bad_value`).
+pub(super) fn required_enum_of(
+    value: &str,
+    path: &str,
+    supported: &[&str],
+    bad_value: fn(&str) -> BadValue,
+    errors: &mut Vec<FieldError>,
+) {
     if value.is_empty() {
         errors.push(FieldError::required(path, ""));
     } else if !supported.contains(&value) {
-        errors.push(FieldError::not_supported(
-            path,
-            FieldError::string_value(value),
-            supported,
-        ));
+        errors.push(FieldError::not_supported(path, bad_value(value), supported));
     }
 }
 

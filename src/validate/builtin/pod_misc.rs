@@ -86,6 +86,17 @@ pub fn grace_period(spec: &Value) -> Option<i64> {
 /// (`dropDisabledFields`, pkg/api/pod/util.go): alpha until 1.32, on by default from 1.33.
 /// From then on init containers may carry one too (`AllowSidecarResizePolicy`).
 const RESIZE_POLICY: VersionRange = VersionRange::since(33);
+/// The detail of a `RestartContainer` resize policy in a pod that never restarts, reworded in 1.36.
+const RESIZE_NEVER_DETAIL: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(35),
+        "must be 'NotRequired' when `restartPolicy` is 'Never'",
+    ),
+    (
+        VersionRange::since(36),
+        "must be 'NotRequired' when pod `restartPolicy` is 'Never'",
+    ),
+];
 /// `supportedResizeResources`, `supportedResizePolicies`, sorted.
 const RESIZE_RESOURCES: &[&str] = &["cpu", "memory"];
 const RESIZE_RESTART_POLICIES: &[&str] = &["NotRequired", "RestartContainer"];
@@ -112,17 +123,18 @@ pub fn resize_policy(
         if !seen.insert(resource) {
             errors.push(FieldError::duplicate(
                 indexed(&at, i),
-                FieldError::string_value(resource),
+                FieldError::stringer_value(resource),
             ));
         }
-        super::pod::required_enum(resource, &at, RESIZE_RESOURCES, errors);
+        let resource_value = FieldError::stringer_value;
+        super::pod::required_enum_of(resource, &at, RESIZE_RESOURCES, resource_value, errors);
         let restart = text(p, "restartPolicy");
         super::pod::required_enum(restart, &at, RESIZE_RESTART_POLICIES, errors);
         if never && restart != "NotRequired" {
             errors.push(FieldError::invalid(
                 &at,
                 FieldError::string_value(restart),
-                "must be 'NotRequired' when `restartPolicy` is 'Never'",
+                version.pick(RESIZE_NEVER_DETAIL),
             ));
         }
     }
@@ -131,8 +143,8 @@ pub fn resize_policy(
 /// `validateContainers` forbids `restartPolicy` on regular containers until ContainerRestartRules
 /// (alpha in 1.34, on by default from 1.35). While the gate is off in 1.34 the strategy drops
 /// the field instead (`dropContainerRestartRules`, pkg/api/pod/util.go), so nothing is refused;
-/// from 1.35 the values are allowed (their refusals are not modelled) and the container's
-/// `restartPolicyRules` are checked by [`super::restart_rules`].
+/// from 1.35 the value and the container's `restartPolicyRules` are checked by
+/// [`super::restart_rules`].
 const NO_CONTAINER_RESTART_POLICY: VersionRange = VersionRange::until(33);
 
 /// A regular container's `restartPolicy`: `Forbidden: may not be set for non-init containers`.
@@ -240,8 +252,12 @@ mod tests {
             r#"{"resizePolicy":[{"resourceName":"memory","restartPolicy":"RestartContainer"}]}"#;
         assert!(resize_messages(c, r#"{"restartPolicy":"OnFailure"}"#, 37).is_empty());
         assert_eq!(
-            resize_messages(c, r#"{"restartPolicy":"Never"}"#, 37),
+            resize_messages(c, r#"{"restartPolicy":"Never"}"#, 35),
             ["spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"]
+        );
+        assert_eq!(
+            resize_messages(c, r#"{"restartPolicy":"Never"}"#, 37),
+            ["spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'"]
         );
     }
 

@@ -19,8 +19,21 @@ const HOST_USERS: VersionRange = VersionRange::since(33);
 /// `supplementalGroupsPolicy` is dropped while SupplementalGroupsPolicy is off (until 1.32).
 const SUPPLEMENTAL_GROUPS_POLICY: VersionRange = VersionRange::since(33);
 
-/// The detail of `validateHostUsers`' refusals.
-const HOST_USERS_FALSE: &str = "when `pod.Spec.HostUsers` is false";
+/// The detail of `validateHostUsers`' refusals: the Go field until 1.33, the JSON one after.
+const HOST_USERS_FALSE: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(33),
+        "when `pod.Spec.HostUsers` is false",
+    ),
+    (VersionRange::since(34), "when `hostUsers` is false"),
+];
+/// `volumeDevices` are refused with `hostUsers: false` from 1.34
+/// (`AllowUserNamespacesWithVolumeDevices`, true only when the stored spec has both).
+const HOST_USERS_VOLUME_DEVICES: VersionRange = VersionRange::since(34);
+/// From 1.35 a stored spec with `hostNetwork` and `hostUsers: false` keeps `hostNetwork`
+/// allowed (pkg/api/pod util.go `useAllowUserNamespacesHostNetworkSupport`; the gate itself is
+/// alpha and off).
+const HOST_NETWORK_KEPT: VersionRange = VersionRange::since(35);
 /// The detail of `validateWindows`' refusals.
 const NOT_FOR_WINDOWS: &str = "cannot be set for a windows pod";
 /// The detail of `validateLinux`' refusals.
@@ -120,19 +133,41 @@ pub fn host_process(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
 /// other namespace with the host. The server names the PID and IPC fields in Go's spelling
 /// (`spec.HostPID`). The UserNamespacesHostNetworkSupport gate that lifts the network rule
 /// is alpha (off) from 1.35.
-pub fn host_users(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    if !HOST_USERS.contains(version)
-        || spec.get("hostUsers").and_then(Value::as_bool) != Some(false)
-    {
+pub fn host_users(
+    spec: &Value,
+    old: Option<&Value>,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let no_host_users = |s: &Value| s.get("hostUsers").and_then(Value::as_bool) == Some(false);
+    if !HOST_USERS.contains(version) || !no_host_users(spec) {
         return;
     }
+    let detail = version.pick(HOST_USERS_FALSE);
+    let stored_no_host_users = old.filter(|o| no_host_users(o));
+    let host_network_kept = HOST_NETWORK_KEPT.contains(version)
+        && stored_no_host_users.is_some_and(|o| flag(o, "hostNetwork"));
     for (key, field) in [
         ("hostNetwork", ".hostNetwork"),
         ("hostPID", ".HostPID"),
         ("hostIPC", ".HostIPC"),
     ] {
-        if flag(spec, key) {
-            errors.push(FieldError::forbidden(join(path, field), HOST_USERS_FALSE));
+        if flag(spec, key) && !(key == "hostNetwork" && host_network_kept) {
+            errors.push(FieldError::forbidden(join(path, field), detail));
+        }
+    }
+    let has_devices = |s: &Value| {
+        containers(s, "")
+            .iter()
+            .any(|(_, c)| !items(c.get("volumeDevices")).is_empty())
+    };
+    if HOST_USERS_VOLUME_DEVICES.contains(version) && !stored_no_host_users.is_some_and(has_devices)
+    {
+        for (at, c) in containers(spec, path) {
+            if !items(c.get("volumeDevices")).is_empty() {
+                errors.push(FieldError::forbidden(join(&at, ".volumeDevices"), detail));
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ use super::*;
 fn spec_messages(spec: &str, minor: u8) -> Vec<String> {
     messages_of(spec, minor, |spec, v, errors| {
         host_process(spec, "spec", errors);
-        host_users(spec, "spec", v, errors);
+        host_users(spec, None, "spec", v, errors);
         selinux_change_policy(spec, None, "spec", v, errors);
         os(spec, "spec", v, errors);
     })
@@ -20,17 +20,62 @@ const C: &str = r#""containers":[{"name":"app","image":"app"}]"#;
 fn host_users_false_shares_no_host_namespace_since_1_33() {
     let spec = r#"{"hostUsers":false,"hostNetwork":true,"hostPID":true,"hostIPC":true}"#;
     assert_eq!(
-        spec_messages(spec, 37),
+        spec_messages(spec, 33),
         [
             "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false",
             "spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false",
             "spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false",
         ]
     );
+    assert_eq!(
+        spec_messages(spec, 37),
+        [
+            "spec.hostNetwork: Forbidden: when `hostUsers` is false",
+            "spec.HostPID: Forbidden: when `hostUsers` is false",
+            "spec.HostIPC: Forbidden: when `hostUsers` is false",
+        ]
+    );
     // The field is dropped while UserNamespacesSupport is off by default.
     assert!(spec_messages(spec, 32).is_empty());
     assert!(spec_messages(r#"{"hostUsers":true,"hostNetwork":true}"#, 37).is_empty());
     assert!(spec_messages(r#"{"hostUsers":false}"#, 37).is_empty());
+}
+
+/// `host_users` over a stored spec (an update).
+fn update_messages(spec: &str, stored: &str, minor: u8) -> Vec<String> {
+    let stored = crate::value::from_json_str(stored).unwrap();
+    messages_of(spec, minor, |spec, v, errors| {
+        host_users(spec, Some(&stored), "spec", v, errors)
+    })
+}
+
+#[test]
+fn host_users_false_refuses_volume_devices_from_1_34_unless_stored() {
+    let spec = r#"{"hostUsers":false,"containers":[{"name":"a","volumeDevices":[{"name":"d","devicePath":"/dev/x"}]}],
+        "initContainers":[{"name":"i","volumeDevices":[{"name":"d","devicePath":"/dev/y"}]}]}"#;
+    assert_eq!(
+        spec_messages(spec, 36),
+        [
+            "spec.initContainers[0].volumeDevices: Forbidden: when `hostUsers` is false",
+            "spec.containers[0].volumeDevices: Forbidden: when `hostUsers` is false",
+        ]
+    );
+    assert!(spec_messages(spec, 33).is_empty());
+    assert!(update_messages(spec, spec, 36).is_empty());
+}
+
+#[test]
+fn a_stored_host_network_user_namespace_pod_keeps_host_network_from_1_35() {
+    let spec = r#"{"hostUsers":false,"hostNetwork":true}"#;
+    assert_eq!(
+        update_messages(spec, spec, 34),
+        ["spec.hostNetwork: Forbidden: when `hostUsers` is false"]
+    );
+    assert!(update_messages(spec, spec, 35).is_empty());
+    assert_eq!(
+        update_messages(spec, r#"{"hostUsers":false}"#, 36),
+        ["spec.hostNetwork: Forbidden: when `hostUsers` is false"]
+    );
 }
 
 #[test]

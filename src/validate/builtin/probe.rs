@@ -58,7 +58,7 @@ pub fn container(
 /// `validateInitContainerRestartPolicy` before the ContainerRestartRules feature: an init
 /// container's `restartPolicy` may only be `Always`. While the feature is alpha (1.34) the
 /// strategy drops any other value (`dropContainerRestartRules`, pkg/api/pod/util.go); once on
-/// by default (1.35) `Never` and `OnFailure` are accepted, with rules kssa does not check.
+/// by default (1.35) the other values are checked by [`super::restart_rules::check_init`].
 const ONLY_ALWAYS: VersionRange = VersionRange::until(33);
 
 /// `validateInitContainers`' restart policy; whether the init container is restartable (a

@@ -104,7 +104,7 @@ fn quota_resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut 
     if !name.contains('/') && !is_standard_quota_resource(name) {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(name),
+            FieldError::stringer_value(name),
             "must be a standard resource for quota",
         ));
     }

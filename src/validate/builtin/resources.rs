@@ -79,7 +79,11 @@ pub(super) fn resource_name(
     let msgs = formats::label_key(name, version);
     if !msgs.is_empty() {
         for msg in msgs {
-            errors.push(FieldError::invalid(at, FieldError::string_value(name), msg));
+            errors.push(FieldError::invalid(
+                at,
+                FieldError::stringer_value(name),
+                msg,
+            ));
         }
         return;
     }
@@ -90,7 +94,7 @@ pub(super) fn resource_name(
     if !name.contains('/') && !standard {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(name),
+            FieldError::stringer_value(name),
             "must be a standard resource type or fully qualified",
         ));
     }
@@ -120,7 +124,7 @@ pub(super) fn container_resource_name(
     };
     errors.push(FieldError::invalid(
         at,
-        FieldError::string_value(name),
+        FieldError::stringer_value(name),
         detail,
     ));
 }
@@ -334,7 +338,7 @@ fn pod_resource_name(name: &str, at: &str, version: KubeVersion, errors: &mut Ve
     if errors.len() == before && !(name == "cpu" || name == "memory" || is_hugepages(name)) {
         errors.push(FieldError::not_supported(
             at,
-            FieldError::string_value(name),
+            FieldError::stringer_value(name),
             POD_LEVEL_SUPPORTED,
         ));
     }
@@ -367,7 +371,8 @@ mod tests {
         );
         assert_eq!(
             messages(r#"{"requests":{"pods":"1"}}"#, 30),
-            ["spec.containers[0].resources.requests[pods]: Invalid value: \"pods\": must be a standard resource for containers"]
+            // Before 1.34 a `core.ResourceName` prints bare (its `String()`).
+            ["spec.containers[0].resources.requests[pods]: Invalid value: pods: must be a standard resource for containers"]
         );
     }
 

@@ -2,11 +2,12 @@
 //! (`ValidateTolerations`, `validateTaintEffect`) and, on a Pod update, `validateOnlyAddedTolerations`.
 
 use super::super::formats;
-use super::super::FieldError;
+use super::super::{BadValue, FieldError};
 use super::fields::text;
 use super::selector::semantic_eq;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
+use crate::validate::goprint::go_quote;
 use crate::value::Value;
 
 /// `core.TaintEffect` values in the server's order.
@@ -16,6 +17,29 @@ const OPERATORS: &[&str] = &["Equal", "Exists"];
 /// (alpha, off by default) allows them, listing all four operators.
 const COMPARISON_OPERATORS: VersionRange = VersionRange::since(35);
 const OPERATORS_WITH_COMPARISONS: &[&str] = &["Equal", "Exists", "Lt", "Gt"];
+/// Until 1.31 an `Exists` toleration with a value quotes the whole toleration; 1.32's
+/// `ValidateTolerations` passes `toleration.Value`.
+const EXISTS_QUOTES_TOLERATION: VersionRange = VersionRange::until(31);
+
+/// `%#v` of the internal `core.Toleration`; a set `tolerationSeconds` prints as a pointer whose
+/// address kssa cannot know.
+fn toleration_struct(t: &Value) -> BadValue {
+    let seconds = match t.get("tolerationSeconds") {
+        Some(v) if !v.is_null() => "(*int64)(0xc000000000)",
+        _ => "(*int64)(nil)",
+    };
+    let field = |k: &str| go_quote(text(t, k));
+    BadValue::GoValue {
+        value: t.clone(),
+        go_syntax: format!(
+            "core.Toleration{{Key:{}, Operator:{}, Value:{}, Effect:{}, TolerationSeconds:{seconds}}}",
+            field("key"),
+            field("operator"),
+            field("value"),
+            field("effect")
+        ),
+    }
+}
 
 /// `ValidateTolerations` at `path` (`spec.tolerations`).
 pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
@@ -64,9 +88,14 @@ pub fn tolerations(list: &[Value], path: &str, version: KubeVersion, errors: &mu
             }
             "Exists" => {
                 if !value.is_empty() {
+                    let bad = if EXISTS_QUOTES_TOLERATION.contains(version) {
+                        toleration_struct(t)
+                    } else {
+                        FieldError::string_value(value)
+                    };
                     errors.push(FieldError::invalid(
                         join(&at, ".operator"),
-                        FieldError::string_value(value),
+                        bad,
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
@@ -146,6 +175,15 @@ mod tests {
                 "spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
                 "spec.tolerations[0].operator: Invalid value: \"true\": value must be empty when `operator` is 'Exists'",
             ]
+        );
+        let old = messages_of(
+            r#"[{"key":"gpu","operator":"Exists","value":"true","effect":"NoExecute"}]"#,
+            31,
+            |list, v, errors| tolerations(list.as_list().unwrap(), "spec.tolerations", v, errors),
+        );
+        assert_eq!(
+            old,
+            ["spec.tolerations[0].operator: Invalid value: core.Toleration{Key:\"gpu\", Operator:\"Exists\", Value:\"true\", Effect:\"NoExecute\", TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'"]
         );
     }
 

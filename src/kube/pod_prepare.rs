@@ -1,0 +1,131 @@
+//! What the strategies of Pods and of the kinds with a pod template do to the pod spec before
+//! validation and storage, where it changes the object rather than only its checks
+//! (k8s.io/kubernetes pkg/api/pod/util.go `dropDisabledFields`, called by every such
+//! strategy's `PrepareForCreate`/`PrepareForUpdate` through `DropDisabledPodFields` and
+//! `DropDisabledTemplateFields`):
+//!
+//! - while ImageVolume is off by default (alpha 1.31–1.32, beta and off 1.33–1.34),
+//!   `dropImageVolumes` removes every `image` volume and the volume mounts naming one, unless
+//!   the stored spec already has an image volume. The write is then accepted without them.
+
+use super::{KubeVersion, VersionRange};
+use crate::value::Value;
+
+/// Releases where ImageVolume is off by default (1.30 has no `image` volume source at all).
+const IMAGE_VOLUMES_DROPPED: VersionRange = VersionRange {
+    since: Some(31),
+    until: Some(34),
+};
+
+/// Where the pod spec of a core or workload kind sits.
+fn pod_spec_path(api_version: &str, kind: &str) -> Option<&'static [&'static str]> {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    match (group, kind) {
+        ("", "Pod") => Some(&["spec"]),
+        ("", "PodTemplate") => Some(&["template", "spec"]),
+        ("", "ReplicationController")
+        | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
+        | ("batch", "Job") => Some(&["spec", "template", "spec"]),
+        ("batch", "CronJob") => Some(&["spec", "jobTemplate", "spec", "template", "spec"]),
+        _ => None,
+    }
+}
+
+/// Prepares the pod spec of `object` as its strategy does; `old` is the stored object on
+/// update. Objects without a pod spec are left alone.
+pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
+    let Some(path) = pod_spec_path(text("apiVersion"), text("kind")) else {
+        return;
+    };
+    let old_spec = old.and_then(|o| o.get_path(path));
+    let spec = path
+        .iter()
+        .try_fold(object, |v, k| v.as_map_mut()?.get_mut(k));
+    let Some(spec) = spec else {
+        return;
+    };
+    if IMAGE_VOLUMES_DROPPED.contains(version) && !old_spec.is_some_and(has_image_volume) {
+        drop_image_volumes(spec);
+    }
+}
+
+fn is_image_volume(v: &Value) -> bool {
+    v.get("image").is_some_and(|i| !i.is_null())
+}
+
+fn image_volume_names(spec: &Value) -> Vec<String> {
+    spec.get("volumes")
+        .and_then(Value::as_list)
+        .into_iter()
+        .flatten()
+        .filter(|v| is_image_volume(v))
+        .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
+/// `imageVolumesInUse`.
+fn has_image_volume(spec: &Value) -> bool {
+    spec.get("volumes")
+        .and_then(Value::as_list)
+        .is_some_and(|vs| {
+            vs.iter()
+                .any(|v| v.get("image").is_some_and(|i| !i.is_null()))
+        })
+}
+
+/// `dropImageVolumes`: the image volumes go, then the mounts naming them in every container.
+fn drop_image_volumes(spec: &mut Value) {
+    let names = image_volume_names(spec);
+    if names.is_empty() {
+        return;
+    }
+    let Some(map) = spec.as_map_mut() else {
+        return;
+    };
+    if let Some(Value::List(volumes)) = map.get_mut("volumes") {
+        volumes.retain(|v| !is_image_volume(v));
+    }
+    for key in ["containers", "initContainers", "ephemeralContainers"] {
+        let Some(Value::List(containers)) = map.get_mut(key) else {
+            continue;
+        };
+        for c in containers.iter_mut() {
+            if let Some(Value::List(mounts)) =
+                c.as_map_mut().and_then(|c| c.get_mut("volumeMounts"))
+            {
+                mounts.retain(|m| {
+                    let name = m.get("name").and_then(Value::as_str).unwrap_or("");
+                    !names.iter().any(|n| n == name)
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{from_json_str, to_json_string};
+
+    const DEPLOYMENT: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment","spec":{"template":{"spec":{
+        "containers":[{"name":"c","volumeMounts":[{"name":"tools","mountPath":"/t"},{"name":"cfg","mountPath":"/c"}]}],
+        "volumes":[{"name":"tools","image":{"reference":"tools:1"}},{"name":"cfg","configMap":{"name":"cfg"}}]}}}}"#;
+
+    fn prepared(object: &str, old: Option<&str>, minor: u8) -> String {
+        let mut object = from_json_str(object).unwrap();
+        let old = old.map(|o| from_json_str(o).unwrap());
+        prepare_pod_spec(&mut object, old.as_ref(), KubeVersion::new(minor).unwrap());
+        to_json_string(&object)
+    }
+
+    #[test]
+    fn image_volumes_and_their_mounts_are_dropped_while_the_gate_is_off() {
+        let got = prepared(DEPLOYMENT, None, 34);
+        assert!(!got.contains("tools"), "{got}");
+        assert!(got.contains(r#""name":"cfg""#));
+        // On by default from 1.35; kept when the stored spec already has one.
+        assert!(prepared(DEPLOYMENT, None, 35).contains("tools:1"));
+        assert!(prepared(DEPLOYMENT, Some(DEPLOYMENT), 33).contains("tools:1"));
+    }
+}
