@@ -35,6 +35,8 @@ pub fn decode_stored(object: &mut Value, kind: &ResolvedKind) -> ReadNotes {
     round_trip(object, &own);
     if own == kind.gvk {
         store(object, kind, Stage::Defaulted);
+        // Read through the internal type, which has one service account field.
+        crate::kube::pod_prepare::alias_service_account(object);
     }
     let mut dropped = Vec::new();
     gone(&before, object, &mut String::new(), &mut dropped);

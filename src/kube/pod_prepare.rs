@@ -6,14 +6,52 @@
 //!
 //! - while ImageVolume is off by default (alpha 1.31–1.32, beta and off 1.33–1.34),
 //!   `dropImageVolumes` removes every `image` volume and the volume mounts naming one, unless
-//!   the stored spec already has an image volume. The write is then accepted without them.
+//!   the stored spec already has an image volume. The write is then accepted without them;
+//! - while EnvFiles is alpha (1.34), `dropFileKeyRefInUse` removes each env var's `fileKeyRef`
+//!   unless the stored spec already has one, leaving a `valueFrom` that names no source.
 
 use super::{KubeVersion, VersionRange};
 use crate::value::Value;
 
+/// The core/v1 conversions of a pod spec (k8s.io/kubernetes pkg/apis/core/v1/conversion.go
+/// `Convert_v1_PodSpec_To_core_PodSpec` and back): `serviceAccount` is an alias of
+/// `serviceAccountName`, which wins when both are given; the stored object has both.
+pub fn alias_service_account(object: &mut Value) {
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
+    let Some(path) = pod_spec_path(text("apiVersion"), text("kind")) else {
+        return;
+    };
+    let spec = path
+        .iter()
+        .try_fold(object, |v, k| v.as_map_mut()?.get_mut(k));
+    let Some(spec) = spec.and_then(Value::as_map_mut) else {
+        return;
+    };
+    let name_of = |k: &str| spec.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let name = match name_of("serviceAccountName") {
+        n if n.is_empty() => name_of("serviceAccount"),
+        n => n,
+    };
+    if name.is_empty() {
+        return;
+    }
+    for key in ["serviceAccountName", "serviceAccount"] {
+        spec.insert(key.into(), Value::String(name.clone()));
+    }
+}
+
+/// The container lists `VisitContainers` walks.
+const CONTAINER_LISTS: [&str; 3] = ["containers", "initContainers", "ephemeralContainers"];
+
 /// Releases where ImageVolume is off by default (1.30 has no `image` volume source at all).
 const IMAGE_VOLUMES_DROPPED: VersionRange = VersionRange {
     since: Some(31),
+    until: Some(34),
+};
+
+/// The release where EnvFiles is alpha and off.
+const FILE_KEY_REFS_DROPPED: VersionRange = VersionRange {
+    since: Some(34),
     until: Some(34),
 };
 
@@ -47,6 +85,48 @@ pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVe
     };
     if IMAGE_VOLUMES_DROPPED.contains(version) && !old_spec.is_some_and(has_image_volume) {
         drop_image_volumes(spec);
+    }
+    if FILE_KEY_REFS_DROPPED.contains(version) && !old_spec.is_some_and(has_file_key_ref) {
+        drop_file_key_refs(spec);
+    }
+}
+
+/// `podFileKeyRefInUse`.
+fn has_file_key_ref(spec: &Value) -> bool {
+    CONTAINER_LISTS
+        .iter()
+        .filter_map(|key| spec.get(key).and_then(Value::as_list))
+        .flatten()
+        .filter_map(|c| c.get("env").and_then(Value::as_list))
+        .flatten()
+        .any(|e| {
+            e.get("valueFrom")
+                .and_then(|f| f.get("fileKeyRef"))
+                .is_some_and(|r| !r.is_null())
+        })
+}
+
+/// `dropFileKeyRefInUse`.
+fn drop_file_key_refs(spec: &mut Value) {
+    let Some(map) = spec.as_map_mut() else {
+        return;
+    };
+    for key in CONTAINER_LISTS {
+        let Some(Value::List(containers)) = map.get_mut(key) else {
+            continue;
+        };
+        for c in containers.iter_mut() {
+            let Some(Value::List(vars)) = c.as_map_mut().and_then(|c| c.get_mut("env")) else {
+                continue;
+            };
+            for var in vars.iter_mut() {
+                if let Some(Value::Map(from)) =
+                    var.as_map_mut().and_then(|v| v.get_mut("valueFrom"))
+                {
+                    from.shift_remove("fileKeyRef");
+                }
+            }
+        }
     }
 }
 
@@ -86,7 +166,7 @@ fn drop_image_volumes(spec: &mut Value) {
     if let Some(Value::List(volumes)) = map.get_mut("volumes") {
         volumes.retain(|v| !is_image_volume(v));
     }
-    for key in ["containers", "initContainers", "ephemeralContainers"] {
+    for key in CONTAINER_LISTS {
         let Some(Value::List(containers)) = map.get_mut(key) else {
             continue;
         };
@@ -127,5 +207,39 @@ mod tests {
         // On by default from 1.35; kept when the stored spec already has one.
         assert!(prepared(DEPLOYMENT, None, 35).contains("tools:1"));
         assert!(prepared(DEPLOYMENT, Some(DEPLOYMENT), 33).contains("tools:1"));
+    }
+
+    #[test]
+    fn service_account_and_its_name_are_aliases() {
+        let aliased = |spec: &str| {
+            let mut pod = from_json_str(&format!(
+                r#"{{"apiVersion":"v1","kind":"Pod","spec":{spec}}}"#
+            ))
+            .unwrap();
+            alias_service_account(&mut pod);
+            to_json_string(pod.get("spec").unwrap())
+        };
+        assert_eq!(
+            aliased(r#"{"serviceAccountName":"a"}"#),
+            r#"{"serviceAccountName":"a","serviceAccount":"a"}"#
+        );
+        assert_eq!(
+            aliased(r#"{"serviceAccount":"b"}"#),
+            r#"{"serviceAccount":"b","serviceAccountName":"b"}"#
+        );
+        assert_eq!(
+            aliased(r#"{"serviceAccount":"b","serviceAccountName":"a"}"#),
+            r#"{"serviceAccount":"a","serviceAccountName":"a"}"#
+        );
+        assert_eq!(aliased("{}"), "{}");
+    }
+
+    #[test]
+    fn file_key_refs_are_dropped_in_1_34_only() {
+        let pod = r#"{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"c","env":[
+            {"name":"A","valueFrom":{"fileKeyRef":{"key":"A","volumeName":"v","path":"a.env"}}}]}]}}"#;
+        assert!(prepared(pod, None, 34).contains(r#""valueFrom":{}"#));
+        assert!(prepared(pod, Some(pod), 34).contains("a.env"));
+        assert!(prepared(pod, None, 35).contains("a.env"));
     }
 }

@@ -213,6 +213,7 @@ pub fn write(
         let mut body = object.clone();
         storage::fold_secret_string_data(&mut body);
         crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
+        crate::kube::pod_prepare::alias_service_account(&mut body);
         decoded = body;
         &decoded
     } else {
@@ -237,6 +238,7 @@ pub fn write(
         // The merged apply reaches the internal type only now (after the field manager).
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
+        crate::kube::pod_prepare::alias_service_account(&mut result);
         storage::type_claim_templates(&mut result);
         crate::kube::claim_prepare::prepare_claim(
             &mut result,

@@ -181,6 +181,11 @@ impl FieldError {
         FieldError::new(ErrorType::Forbidden, field, BadValue::Omitted, detail)
     }
 
+    /// `field.NotFound`.
+    pub fn not_found(field: impl Into<String>, value: BadValue) -> Self {
+        FieldError::new(ErrorType::NotFound, field, value, "")
+    }
+
     /// `field.Duplicate`.
     pub fn duplicate(field: impl Into<String>, value: BadValue) -> Self {
         FieldError::new(ErrorType::Duplicate, field, value, "")

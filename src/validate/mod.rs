@@ -198,6 +198,7 @@ impl<'a> Write<'a> {
         crate::defaults::store(&mut copy, self.kind, crate::defaults::Stage::Defaulted);
         crate::kube::claim_prepare::prepare_claim(&mut copy, self.live, self.version());
         crate::kube::pod_prepare::prepare_pod_spec(&mut copy, self.live, self.version());
+        crate::kube::pod_prepare::alias_service_account(&mut copy);
         copy
     }
 }

@@ -85,8 +85,10 @@ fn defaulting_vectors_through_apply() {
         if name == STRING_DATA_FOLDED {
             kssa::kube::storage::fold_secret_string_data(&mut want);
         }
-        // Storing types a StatefulSet's claim templates (see KNOWN_DIFFERENCES.md).
+        // Storing types a StatefulSet's claim templates and, through the internal type, aliases
+        // `serviceAccount` to `serviceAccountName` (see KNOWN_DIFFERENCES.md).
         kssa::kube::storage::type_claim_templates(&mut want);
+        kssa::kube::pod_prepare::alias_service_account(&mut want);
         if got == want {
             passed += 1;
         } else {

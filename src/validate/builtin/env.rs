@@ -63,9 +63,40 @@ pub(super) const RESOURCE_FIELD_PATHS: &[&str] = &[
 ];
 pub(super) const HUGEPAGES_PREFIXES: &[&str] = &["limits.hugepages-", "requests.hugepages-"];
 
-/// Since 1.34 an env var may also come from a file (`fileKeyRef`, EnvFiles feature), and the
-/// "must specify one of" wording with it was not read: kssa names no source there.
-const NO_SOURCE_WORDING_KNOWN: VersionRange = VersionRange::until(33);
+/// The rules an env var is checked by, derived from the release and the stored pod spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvRules {
+    /// `AllowRelaxedEnvironmentVariableValidation`.
+    pub names: Strictness,
+    /// `AllowEnvFilesValidation`: `fileKeyRef` sources are known (EnvFiles, beta and on from
+    /// 1.35; in 1.34 only when the stored pod spec already has one, the strategy dropping new
+    /// ones otherwise, see [`crate::kube::pod_prepare`]).
+    pub files: bool,
+}
+
+/// EnvFiles is on by default from 1.35.
+const ENV_FILES_ON: VersionRange = VersionRange::since(35);
+/// 1.34 has the field behind the alpha gate.
+const ENV_FILES_FIELD: VersionRange = VersionRange::since(34);
+
+/// `useAllowEnvFilesValidation` for a write over the stored pod spec `old`.
+pub fn files_allowed(old: Option<&Value>, version: KubeVersion) -> bool {
+    ENV_FILES_ON.contains(version)
+        || (ENV_FILES_FIELD.contains(version) && old.is_some_and(file_key_ref_in_use))
+}
+
+/// `podFileKeyRefInUse`: an env var of any container of the pod spec reads a file.
+pub fn file_key_ref_in_use(spec: &Value) -> bool {
+    ["containers", "initContainers", "ephemeralContainers"]
+        .iter()
+        .flat_map(|key| items(spec.get(key)))
+        .flat_map(|c| items(c.get("env")))
+        .any(|e| {
+            e.get("valueFrom")
+                .and_then(|f| present(f, "fileKeyRef"))
+                .is_some()
+        })
+}
 
 /// The env var name rule of `version` when no stored object relaxes it.
 pub fn names_by_default(version: KubeVersion) -> Strictness {
@@ -99,7 +130,7 @@ pub fn name_messages(name: &str, rule: Strictness) -> Vec<String> {
 pub fn env(
     vars: &[Value],
     path: &str,
-    names: Strictness,
+    rules: EnvRules,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -109,7 +140,7 @@ pub fn env(
         if name.is_empty() {
             errors.push(FieldError::required(join(&at, ".name"), ""));
         } else {
-            for msg in name_messages(name, names) {
+            for msg in name_messages(name, rules.names) {
                 errors.push(FieldError::invalid(
                     join(&at, ".name"),
                     FieldError::string_value(name),
@@ -118,7 +149,7 @@ pub fn env(
             }
         }
         if let Some(from) = present(v, "valueFrom") {
-            value_from(v, from, &join(&at, ".valueFrom"), version, errors);
+            value_from(v, from, &join(&at, ".valueFrom"), rules, version, errors);
         }
     }
 }
@@ -128,6 +159,7 @@ fn value_from(
     var: &Value,
     from: &Value,
     path: &str,
+    rules: EnvRules,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -152,11 +184,16 @@ fn value_from(
             key_selector(r, &format!("{path}.{key}"), errors);
         }
     }
+    if let Some(r) = present(from, "fileKeyRef") {
+        sources += 1;
+        file_key_selector(r, &join(path, ".fileKeyRef"), errors);
+    }
     let detail = if sources == 0 {
-        if !NO_SOURCE_WORDING_KNOWN.contains(version) || present(from, "fileKeyRef").is_some() {
-            return;
+        if rules.files {
+            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"
+        } else {
+            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
         }
-        "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
     } else if !text(var, "value").is_empty() {
         "may not be specified when `value` is not empty"
     } else if sources > 1 {
@@ -169,6 +206,74 @@ fn value_from(
         FieldError::string_value(""),
         detail,
     ));
+}
+
+/// `validateFileKeySelector`: a key (a relaxed env var name), a volume name (a DNS label) and a
+/// path without backsteps, each required.
+fn file_key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let key = text(r, "key");
+    if key.is_empty() {
+        errors.push(FieldError::required(join(path, ".key"), ""));
+    }
+    for msg in name_messages(key, Strictness::Relaxed)
+        .into_iter()
+        .filter(|_| !key.is_empty())
+    {
+        errors.push(FieldError::invalid(
+            join(path, ".key"),
+            FieldError::string_value(key),
+            msg,
+        ));
+    }
+    let volume = text(r, "volumeName");
+    if volume.is_empty() {
+        errors.push(FieldError::required(join(path, ".volumeName"), ""));
+    }
+    for msg in formats::dns1123_label(volume)
+        .into_iter()
+        .filter(|_| !volume.is_empty())
+    {
+        errors.push(FieldError::invalid(
+            join(path, ".volumeName"),
+            FieldError::string_value(volume),
+            msg,
+        ));
+    }
+    let file = text(r, "path");
+    if file.is_empty() {
+        errors.push(FieldError::required(join(path, ".path"), ""));
+    } else {
+        super::volume_source::no_backsteps(file, &join(path, ".path"), errors);
+    }
+}
+
+/// `validateFileKeyRefVolumes` (the last rule of `ValidatePodSpec`, 1.34+): the volume each
+/// `fileKeyRef` names must be one of the pod's, an `emptyDir`. Containers are visited as
+/// `VisitContainersWithPath` visits them: init containers, containers, ephemeral containers.
+pub fn file_key_ref_volumes(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let volumes = items(spec.get("volumes"));
+    for key in ["initContainers", "containers", "ephemeralContainers"] {
+        for (i, c) in items(spec.get(key)).iter().enumerate() {
+            for (j, var) in items(c.get("env")).iter().enumerate() {
+                let Some(r) = var.get("valueFrom").and_then(|f| present(f, "fileKeyRef")) else {
+                    continue;
+                };
+                let name = text(r, "volumeName");
+                let at = format!("{path}.{key}[{i}].env[{j}].valueFrom.fileKeyRef.volumeName");
+                match volumes.iter().find(|v| text(v, "name") == name) {
+                    None => errors.push(FieldError::not_found(at, FieldError::string_value(name))),
+                    Some(v) if present(v, "emptyDir").is_none() => {
+                        errors.push(FieldError::invalid(
+                            at,
+                            FieldError::string_value(name),
+                            "referenced volume must be of type emptyDir",
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
 }
 
 /// `validateObjectFieldSelector` with the paths `supported` (env vars' or volume files').
@@ -302,13 +407,13 @@ fn key_selector(r: &Value, path: &str, errors: &mut Vec<FieldError>) {
 pub fn container(
     c: &Value,
     path: &str,
-    names: Strictness,
+    rules: EnvRules,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     let (vars, sources) = (items(c.get("env")), items(c.get("envFrom")));
-    env(vars, &join(path, ".env"), names, version, errors);
-    env_from(sources, &join(path, ".envFrom"), names, errors);
+    env(vars, &join(path, ".env"), rules, version, errors);
+    env_from(sources, &join(path, ".envFrom"), rules.names, errors);
 }
 
 /// `ValidateEnvFrom` at `path` (`…containers[i].envFrom`), prefixes checked by `names`.
@@ -372,11 +477,44 @@ mod tests {
         env(
             vars.as_list().unwrap(),
             "spec.containers[0].env",
-            names_by_default(v(minor)),
+            EnvRules {
+                names: names_by_default(v(minor)),
+                files: ENV_FILES_ON.contains(v(minor)),
+            },
             v(minor),
             &mut errors,
         );
         errors.iter().map(|e| e.message(v(minor))).collect()
+    }
+
+    #[test]
+    fn a_value_from_names_one_source_listed_per_release() {
+        let vars = r#"[{"name":"A","valueFrom":{}}]"#;
+        assert_eq!(
+            messages(vars, 34),
+            ["spec.containers[0].env[0].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"]
+        );
+        assert_eq!(
+            messages(vars, 35),
+            ["spec.containers[0].env[0].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"]
+        );
+    }
+
+    #[test]
+    fn file_key_refs_name_a_key_a_volume_and_a_path() {
+        let vars = r#"[{"name":"A","valueFrom":{"fileKeyRef":{"key":"K=1","volumeName":"Vol","path":"../a.env"}}},
+            {"name":"B","valueFrom":{"fileKeyRef":{}}}]"#;
+        assert_eq!(
+            messages(vars, 36),
+            [
+                "spec.containers[0].env[0].valueFrom.fileKeyRef.key: Invalid value: \"K=1\": a valid environment variable name must consist only of printable ASCII characters other than '='",
+                "spec.containers[0].env[0].valueFrom.fileKeyRef.volumeName: Invalid value: \"Vol\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "spec.containers[0].env[0].valueFrom.fileKeyRef.path: Invalid value: \"../a.env\": must not contain '..'",
+                "spec.containers[0].env[1].valueFrom.fileKeyRef.key: Required value",
+                "spec.containers[0].env[1].valueFrom.fileKeyRef.volumeName: Required value",
+                "spec.containers[0].env[1].valueFrom.fileKeyRef.path: Required value",
+            ]
+        );
     }
 
     #[test]

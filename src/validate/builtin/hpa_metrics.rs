@@ -31,8 +31,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("containerResource", "ContainerResource"),
 ];
 
-/// `validateMetrics`: each entry in turn. (The scale-to-zero rule needs `minReplicas: 0`,
-/// which only an object already stored with 0 may keep; not modelled.) An autoscaling/v1
+/// `validateMetrics`: each entry in turn, then `minReplicas: 0` (refused by its own lower bound
+/// too while HPAScaleToZero is off) needs an Object or External metric. An autoscaling/v1
 /// object's `targetCPUUtilizationPercentage` becomes the first metric, a CPU Resource metric
 /// (`Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler`), so only its
 /// lower bound can fail.
@@ -56,16 +56,29 @@ pub fn metrics(
                 "must be greater than 0",
             ));
         }
-        return;
+    } else {
+        for (i, metric) in items(spec.get("metrics")).iter().enumerate() {
+            metric_spec(
+                metric,
+                &indexed("spec.metrics", i),
+                described,
+                version,
+                errors,
+            );
+        }
     }
-    for (i, metric) in items(spec.get("metrics")).iter().enumerate() {
-        metric_spec(
-            metric,
-            &indexed("spec.metrics", i),
-            described,
-            version,
-            errors,
-        );
+    let v2_metrics = match text(object, "apiVersion") {
+        "autoscaling/v1" => &[][..],
+        _ => items(spec.get("metrics")),
+    };
+    let scales_on_objects = v2_metrics
+        .iter()
+        .any(|m| matches!(text(m, "type"), "Object" | "External"));
+    if spec.get("minReplicas").and_then(Value::as_i64) == Some(0) && !scales_on_objects {
+        errors.push(FieldError::forbidden(
+            "spec.metrics",
+            "must specify at least one Object or External metric to support scaling to zero replicas",
+        ));
     }
 }
 

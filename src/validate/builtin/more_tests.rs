@@ -149,7 +149,7 @@ fn autoscalers_bound_their_replicas_and_name_a_target() {
     let zero = HPA.replace(r#""minReplicas":2"#, r#""minReplicas":0"#);
     assert_eq!(
         refusal(&zero, None, 37).unwrap(),
-        "The HorizontalPodAutoscaler \"web\" is invalid: spec.minReplicas: Invalid value: 0: must be greater than or equal to 1"
+        "The HorizontalPodAutoscaler \"web\" is invalid: \n* spec.minReplicas: Invalid value: 0: must be greater than or equal to 1\n* spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas"
     );
     let behavior = HPA.replace(
         r#""maxReplicas":5,"#,

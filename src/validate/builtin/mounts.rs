@@ -3,7 +3,7 @@
 //! `validateMountRecursiveReadOnly`, `ValidateVolumeDevices`), with the server's paths: sub
 //! paths, propagation and recursive read-only are reported at the list, not the item.
 
-use super::super::{ErrorType, FieldError};
+use super::super::FieldError;
 use super::fields::{items, present, text};
 use super::volume_source::{local_descending, no_backsteps};
 use crate::kube::{KubeVersion, VersionRange};
@@ -261,5 +261,5 @@ fn invalid(at: impl Into<String>, value: &str, detail: &str) -> FieldError {
 }
 
 fn not_found(at: impl Into<String>, value: &str) -> FieldError {
-    FieldError::new(ErrorType::NotFound, at, FieldError::string_value(value), "")
+    FieldError::not_found(at, FieldError::string_value(value))
 }

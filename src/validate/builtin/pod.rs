@@ -197,6 +197,7 @@ pub fn spec(
     dns::host_aliases(spec, path, version, errors);
     scheduling::classes(spec, path, errors);
     pod_os::os(spec, path, version, errors);
+    env::file_key_ref_volumes(spec, path, errors);
 }
 
 /// `validatePodHostNetworkDeps` for templates: with `hostNetwork`, a host port other than 0
@@ -344,7 +345,7 @@ fn container_common(
         errors,
     );
     ports(items(c.get("ports")), &join(path, ".ports"), errors);
-    env::container(c, path, pod.opts.env_names, version, errors);
+    env::container(c, path, pod.opts.env, version, errors);
     mounts::check(c, path, pod.volumes, version, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
     resources::container(c, path, pod.context, version, errors);

@@ -10,10 +10,11 @@
 //! (the pod deletion cost annotation, user namespaces with volume devices, Lt/Gt tolerations,
 //! file env sources, restart rules) are left out.
 
+use super::dns;
+use super::env::{self, EnvRules};
 use super::fields::{items, present, text};
 use super::sysctl::{sysctl_namespace, SysctlNamespace};
 use super::volume_source::local_non_reserved;
-use super::{dns, env};
 use super::{hugepages, pod_misc, selector, topology_spread};
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::formats;
@@ -56,8 +57,8 @@ pub struct PodOptions {
     pub host_namespace_sysctls: bool,
     /// `AllowPodLifecycleSleepActionZeroValue`.
     pub zero_sleep: bool,
-    /// `AllowRelaxedEnvironmentVariableValidation`.
-    pub env_names: Strictness,
+    /// `AllowRelaxedEnvironmentVariableValidation` and `AllowEnvFilesValidation`.
+    pub env: EnvRules,
     /// `AllowRelaxedDNSSearchValidation`.
     pub dns_search: Strictness,
     /// `AllowIndivisibleHugePagesValues`.
@@ -83,7 +84,10 @@ impl PodOptions {
             non_local_token_path: old.is_some_and(non_local_projected_token_path),
             host_namespace_sysctls: old.is_some_and(namespaced_sysctl_with_host_namespace),
             zero_sleep: pod_misc::zero_sleep_allowed(version, old.is_some_and(zero_sleep_in_use)),
-            env_names: relaxed_env_names(spec, old, version),
+            env: EnvRules {
+                names: relaxed_env_names(spec, old, version),
+                files: env::files_allowed(old, version),
+            },
             dns_search: relaxed_dns_search(old, version),
             indivisible_hugepages: old.is_some_and(hugepages::uses_indivisible),
         }

@@ -4,7 +4,7 @@
 
 use super::super::field::typed_value;
 use super::super::goprint::{label_selector_json, GoType};
-use super::super::{BadValue, FieldError};
+use super::super::{formats, BadValue, FieldError};
 use super::fields::text;
 use super::meta;
 use crate::kube::KubeVersion;
@@ -126,6 +126,17 @@ pub fn validate_with(
     }
 }
 
+/// Whether `labels.NewRequirement` accepts the key and values (apimachinery
+/// pkg/labels/selector.go `validateLabelKey`, `validateLabelValue`): an invalid one makes
+/// `LabelSelectorAsSelector` fail. Validity does not depend on the release, only wording does.
+fn valid_requirement(key: &str, values: &[&str]) -> bool {
+    let any = KubeVersion::new(37).expect("an embedded version");
+    formats::label_key(key, any).is_empty()
+        && values
+            .iter()
+            .all(|v| formats::label_value(v, any).is_empty())
+}
+
 /// What `LabelSelectorAsSelector` makes of a selector.
 pub enum Selector<'v> {
     /// `nil`: selects nothing (`labels.Nothing()`), which is not empty.
@@ -150,6 +161,9 @@ impl<'v> Selector<'v> {
         let mut reqs = Vec::new();
         if let Some(Value::Map(labels)) = selector.get("matchLabels") {
             for (k, v) in labels {
+                if !valid_requirement(k, &[v.as_str().unwrap_or("")]) {
+                    return Selector::Requirements(None);
+                }
                 reqs.push(Requirement {
                     key: k,
                     operator: "In",
@@ -172,7 +186,7 @@ impl<'v> Selector<'v> {
                     "Exists" | "DoesNotExist" => values.is_empty(),
                     _ => false,
                 };
-                if !convertible {
+                if !convertible || !valid_requirement(text(e, "key"), &values) {
                     return Selector::Requirements(None);
                 }
                 reqs.push(Requirement {
