@@ -7,6 +7,46 @@
 use super::quantity_text::{fast_path, interpret, split, FastPath, Parts, Suffix};
 use std::cmp::Ordering;
 
+/// Go's `%#v` of the `resource.Quantity` that `ParseQuantity` makes of `text`, as releases
+/// before 1.34 quote a quantity in a field error: `resource.Quantity{i:resource.int64Amount{
+/// value:500, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"500m",
+/// Format:"DecimalSI"}`. `None` when the slow path parses it (an `inf.Dec` pointer, whose address
+/// is not knowable) or the text is no quantity.
+///
+/// `milli_rounded`: the quantity sits in a `ResourceList`, which defaulting rounds up to milli
+/// (`SetDefaults_ResourceList`); finer quantities are rescaled then, which is not modelled.
+pub fn go_syntax(text: &str, milli_rounded: bool) -> Option<String> {
+    let text = text.trim();
+    let (value, scale, cached, format) = if text == "0" {
+        (0, 0, "0", Format::DecimalSI)
+    } else {
+        let parts = split(text).ok()?;
+        let suffix = interpret(parts.suffix)?;
+        let FastPath::Parsed {
+            value,
+            scale,
+            keeps_text,
+        } = fast_path(&parts, suffix)
+        else {
+            return None;
+        };
+        let format = match suffix {
+            Suffix::Binary(_) => Format::BinarySI,
+            Suffix::DecimalSi(_) => Format::DecimalSI,
+            Suffix::Exponent(_) => Format::DecimalExponent,
+        };
+        if milli_rounded && scale < -3 {
+            return None;
+        }
+        let value = if text.starts_with('-') { -value } else { value };
+        (value, scale, if keeps_text { text } else { "" }, format)
+    };
+    Some(format!(
+        "resource.Quantity{{i:resource.int64Amount{{value:{value}, scale:{scale}}}, d:resource.infDecAmount{{Dec:(*inf.Dec)(nil)}}, s:{}, Format:\"{format:?}\"}}",
+        crate::value::gofmt::go_quote(cached)
+    ))
+}
+
 /// How the quantity was written, which decides how it is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -57,7 +97,14 @@ impl Quantity {
         let parts = split(text).ok()?;
         let suffix = interpret(parts.suffix)?;
         let fast = fast_path(&parts, suffix);
-        let kept = text == "0" || matches!(fast, FastPath::KeepsText);
+        let kept = text == "0"
+            || matches!(
+                fast,
+                FastPath::Parsed {
+                    keeps_text: true,
+                    ..
+                }
+            );
         Some((Quantity::from_parts(text, &parts, suffix, fast)?, kept))
     }
 
@@ -270,6 +317,36 @@ pub fn canonicalize(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_syntax_dumps_the_fast_path_int64_amount() {
+        let dump = |value: i64, scale: i32, s: &str, format: &str| {
+            format!("resource.Quantity{{i:resource.int64Amount{{value:{value}, scale:{scale}}}, d:resource.infDecAmount{{Dec:(*inf.Dec)(nil)}}, s:\"{s}\", Format:\"{format}\"}}")
+        };
+        assert_eq!(
+            go_syntax("500m", true),
+            Some(dump(500, -3, "500m", "DecimalSI"))
+        );
+        assert_eq!(
+            go_syntax("1Gi", true),
+            Some(dump(1073741824, 0, "1Gi", "BinarySI"))
+        );
+        assert_eq!(go_syntax("0", true), Some(dump(0, 0, "0", "DecimalSI")));
+        // Not canonical: nothing cached.
+        assert_eq!(
+            go_syntax("1000", true),
+            Some(dump(1000, 0, "", "DecimalSI"))
+        );
+        assert_eq!(go_syntax("-1", false), Some(dump(-1, 0, "-1", "DecimalSI")));
+        assert_eq!(
+            go_syntax("2e3", false),
+            Some(dump(2, 3, "2e3", "DecimalExponent"))
+        );
+        // The slow path (an `inf.Dec` pointer), and what milli rounding rescales.
+        assert_eq!(go_syntax("1.5Gi", true), None);
+        assert_eq!(go_syntax("1500u", true), None);
+        assert!(go_syntax("1500u", false).is_some());
+    }
 
     #[track_caller]
     fn canon(input: &str, want: &str) {

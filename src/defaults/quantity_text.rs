@@ -132,10 +132,14 @@ pub(crate) fn interpret(suffix: &str) -> Option<Suffix> {
 pub(crate) enum FastPath {
     /// The slow path (`inf.Dec`) parses it.
     No,
-    /// The fast path parses it and keeps the text as written.
-    KeepsText,
-    /// The fast path parses it; the text is printed in canonical form.
-    Canonical,
+    /// The fast path parses it into an `int64Amount` (`value × 10^scale`, the sign applied by
+    /// the caller); `keeps_text` when the text as written is cached (printed instead of the
+    /// canonical form).
+    Parsed {
+        value: i64,
+        scale: i32,
+        keeps_text: bool,
+    },
 }
 
 /// `ParseQuantity`'s fast path for `parts` and its interpreted suffix.
@@ -157,17 +161,17 @@ pub(crate) fn fast_path(parts: &Parts<'_>, suffix: Suffix) -> FastPath {
     let Ok(value) = shifted.parse::<i64>() else {
         return FastPath::No;
     };
-    if value.checked_mul(mantissa).is_none() {
+    let Some(result) = value.checked_mul(mantissa) else {
         return FastPath::No;
-    }
-    let keeps = match binary_exponent {
+    };
+    let keeps_text = match binary_exponent {
         Some(e) => e % 10 == 0 && value & 0x07 != 0,
         None => scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0'),
     };
-    if keeps {
-        FastPath::KeepsText
-    } else {
-        FastPath::Canonical
+    FastPath::Parsed {
+        value: result,
+        scale: scale as i32,
+        keeps_text,
     }
 }
 

@@ -5,8 +5,9 @@
 use super::super::formats;
 use super::super::{BadValue, FieldError};
 use super::autoscaling::{cross_version_reference, ApiVersionRule};
-use super::fields::{items, present, quantity_text, text};
-use crate::defaults::quantity::{canonicalize, Quantity};
+use super::fields::{items, present, text};
+use super::resources::Amount;
+use crate::defaults::quantity::Quantity;
 use crate::kube::KubeVersion;
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
@@ -269,10 +270,10 @@ fn metric_target<'v>(src: &'v Value, path: &str, errors: &mut Vec<FieldError>) -
         ));
     }
     for key in ["value", "averageValue"] {
-        if let Some(shown) = present(target, key).and_then(not_positive) {
+        if let Some(amount) = present(target, key).and_then(not_positive) {
             errors.push(FieldError::invalid(
                 format!("{path}.{key}"),
-                quantity_value(shown),
+                amount.go_value(false),
                 "must be positive",
             ));
         }
@@ -291,21 +292,12 @@ fn metric_target<'v>(src: &'v Value, path: &str, errors: &mut Vec<FieldError>) -
     target
 }
 
-/// The canonical text of a quantity that is zero or negative (`Sign() != 1`).
-fn not_positive(v: &Value) -> Option<String> {
-    let text = quantity_text(v)?;
-    let q = Quantity::parse(&text)?;
+/// A quantity that is zero or negative (`Sign() != 1`).
+fn not_positive(v: &Value) -> Option<Amount> {
+    let amount = Amount::of(v)?;
     let zero = Quantity::parse("0")?;
-    (q.compare(&zero) != Some(Ordering::Greater)).then(|| canonicalize(&text).unwrap_or(text))
-}
-
-/// A `*resource.Quantity` bad value: JSON (its canonical string) since 1.34; before, `%#v`
-/// prints the struct's internals, which kssa shortens to `…`.
-fn quantity_value(canonical: String) -> BadValue {
-    BadValue::GoValue {
-        value: Value::String(canonical),
-        go_syntax: "resource.Quantity{…}".into(),
-    }
+    let q = amount.quantity?;
+    (q.compare(&zero) != Some(Ordering::Greater)).then_some(amount)
 }
 
 /// `validateMetricIdentifier` on `src.metric`: a name, and a valid path segment.
@@ -379,7 +371,7 @@ mod tests {
         );
         assert!(hpa(pods, 33)
             .unwrap()
-            .contains("Invalid value: resource.Quantity{…}: must be positive"));
+            .contains("Invalid value: resource.Quantity{i:resource.int64Amount{value:-1, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"-1\", Format:\"DecimalSI\"}: must be positive"));
         assert_eq!(
             hpa(r#"{"type":"External","external":{"metric":{},"target":{"type":"Value","value":1,"averageValue":1}}}"#, 37).unwrap(),
             format!("{PREFIX}\n* spec.metrics[0].external.metric.name: Required value: must specify a metric name\n* spec.metrics[0].external.target.value: Forbidden: may not set both a target value for metric and a per-pod target")

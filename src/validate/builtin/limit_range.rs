@@ -3,7 +3,7 @@
 //! defaulter (pkg/apis/core/v1/defaults.go `SetDefaults_LimitRangeItem`) has filled in.
 //! Create and update run the same rules.
 
-use super::super::{BadValue, FieldError, Write};
+use super::super::{FieldError, Write};
 use super::fields::{items, spec, text};
 use super::resources::{self, overcommit_allowed, Amount};
 use crate::defaults::quantity::Quantity;
@@ -154,15 +154,6 @@ struct Lists<'a> {
     ratio: &'a Quantities,
 }
 
-/// A `resource.Quantity` bad value: JSON (its canonical string) since 1.34; before, `%#v`
-/// prints the struct's internals, which kssa shortens to `…`.
-fn quantity(amount: &Amount) -> BadValue {
-    BadValue::GoValue {
-        value: Value::String(amount.shown()),
-        go_syntax: "resource.Quantity{…}".into(),
-    }
-}
-
 fn greater(a: &Amount, b: &Amount) -> bool {
     a.compare(b) == Some(std::cmp::Ordering::Greater)
 }
@@ -176,7 +167,7 @@ impl Lists<'_> {
         let mut push = |list: &str, value: &Amount, detail: String| {
             errors.push(FieldError::invalid(
                 keyed(&join(at, &[".", list].concat()), k),
-                quantity(value),
+                value.go_value(true),
                 detail,
             ));
         };
@@ -322,7 +313,7 @@ mod tests {
         );
         assert_eq!(
             messages(r#"[{"type":"Container","default":{"memory":"512Mi"},"defaultRequest":{"memory":"1Gi"}}]"#, 33),
-            ["spec.limits[0].defaultRequest[memory]: Invalid value: resource.Quantity{…}: default request value 1Gi is greater than default limit value 512Mi"]
+            ["spec.limits[0].defaultRequest[memory]: Invalid value: resource.Quantity{i:resource.int64Amount{value:1073741824, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"1Gi\", Format:\"BinarySI\"}: default request value 1Gi is greater than default limit value 512Mi"]
         );
     }
 

@@ -7,7 +7,7 @@
 //! the names.
 
 use super::super::formats;
-use super::super::FieldError;
+use super::super::{BadValue, FieldError};
 use super::fields::quantity_text;
 use super::{hugepages, resource_claims};
 use crate::defaults::quantity::{canonicalize, Quantity};
@@ -149,6 +149,18 @@ impl Amount {
         canonicalize(&self.text).unwrap_or_else(|| self.text.clone())
     }
 
+    /// The quantity as a bad value: JSON (its canonical string) from 1.34; before, Go's `%#v`
+    /// of the struct, shortened to `resource.Quantity{…}` where its internals cannot be known
+    /// (an `inf.Dec` pointer). `in_resource_list`: it sits in a `ResourceList` (rounded to
+    /// milli by defaulting).
+    pub(super) fn go_value(&self, in_resource_list: bool) -> BadValue {
+        BadValue::GoValue {
+            value: Value::String(self.shown()),
+            go_syntax: crate::defaults::quantity::go_syntax(&self.text, in_resource_list)
+                .unwrap_or_else(|| "resource.Quantity{…}".into()),
+        }
+    }
+
     /// `ValidateNonnegativeQuantity` of the quantity `v` at `path`, quoting the canonical text.
     pub(super) fn non_negative(v: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) {
         let Some(amount) = v.filter(|v| !v.is_null()).and_then(Amount::of) else {
@@ -201,7 +213,7 @@ pub(super) fn quantity_value(
     if integer_resource && !amount.is_integer() {
         errors.push(FieldError::invalid(
             at,
-            FieldError::string_value(&amount.shown()),
+            amount.go_value(true),
             "must be an integer",
         ));
     }
