@@ -56,7 +56,8 @@ fn walk(
         if pruned && prune(default, Some(s), embedded) != *default {
             errors.push(FieldError::invalid(
                 default_at.as_str(),
-                BadValue::Value(default.clone()),
+                // `s.Default.Object`, an `interface{}`: `json.Marshal` sorts map keys.
+                BadValue::Value(default.with_sorted_keys()),
                 "must not have unknown fields",
             ));
         }

@@ -119,7 +119,10 @@ fn storage_class_update(w: &Write, new: &Value, old: &Value, errors: &mut Vec<Fi
             }
             UpdateStyle::Immutable => immutable(
                 "parameters",
-                BadValue::Value(new_params.map_or(Value::Null, Value::Map)),
+                // A `map[string]string`, whose keys `json.Marshal` sorts.
+                BadValue::Value(
+                    new_params.map_or(Value::Null, |m| Value::Map(m).with_sorted_keys()),
+                ),
             ),
         });
     }
