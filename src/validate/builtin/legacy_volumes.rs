@@ -9,7 +9,8 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
 use super::volume_source::required;
 use crate::kube::KubeVersion;
-use crate::validate::field::join;
+use crate::validate::field::{join, typed_value};
+use crate::validate::goprint::GoType;
 use crate::value::Value;
 
 /// A disk partition: the check allows 0, the message says 1 (`pdPartitionErrorMsg`).
@@ -124,29 +125,68 @@ pub(super) fn cephfs(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Field
     required(v, at, &["monitors"], errors);
 }
 
-/// `validateQuobyteVolumeSource` without the host:port parsing of the registry.
+/// The detail of a quobyte `registry` that is missing or no list of host:port pairs.
+const REGISTRY_PAIRS: &str = "must be a host:port pair or multiple pairs separated by commas";
+
+/// `validateQuobyteVolumeSource`: a registry of comma-separated host:port pairs (one error
+/// per pair Go's `net.SplitHostPort` refuses), a tenant of at most 64 bytes, a volume.
 pub(super) fn quobyte(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
-    if text(v, "registry").is_empty() {
-        errors.push(FieldError::required(
-            join(at, ".registry"),
-            "must be a host:port pair or multiple pairs separated by commas",
-        ));
+    let registry = text(v, "registry");
+    if registry.is_empty() {
+        errors.push(FieldError::required(join(at, ".registry"), REGISTRY_PAIRS));
     } else if text(v, "tenant").len() >= 65 {
         errors.push(FieldError::required(
             join(at, ".tenant"),
             "must be a UUID and may not exceed a length of 64 characters",
         ));
+    } else {
+        for pair in registry.split(',') {
+            if !splits_into_host_and_port(pair) {
+                errors.push(FieldError::invalid(
+                    join(at, ".registry"),
+                    FieldError::string_value(registry),
+                    REGISTRY_PAIRS,
+                ));
+            }
+        }
     }
     required(v, at, &["volume"], errors);
 }
 
-/// `validateFCVolumeSource` (a lun out of range; both WWN lists at once is not checked).
+/// Whether Go's `net.SplitHostPort` accepts `s`: a last colon before the port; a bracketed
+/// host ends right before it; no other colon in an unbracketed host; no stray brackets.
+fn splits_into_host_and_port(s: &str) -> bool {
+    let Some(last_colon) = s.rfind(':') else {
+        return false;
+    };
+    let (mut j, mut k) = (0, 0);
+    if s.starts_with('[') {
+        match s.find(']') {
+            Some(end) if end + 1 == last_colon => (j, k) = (1, end + 1),
+            _ => return false,
+        }
+    } else if s[..last_colon].contains(':') {
+        return false;
+    }
+    !s[j..].contains('[') && !s[k..].contains(']')
+}
+
+/// `validateFCVolumeSource`: target WWNs or WWIDs, not both; a lun 0–255 with WWNs.
 pub(super) fn fc(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     let wwns = !items(v.get("targetWWNs")).is_empty();
-    if !wwns && items(v.get("wwids")).is_empty() {
+    let wwids = !items(v.get("wwids")).is_empty();
+    if !wwns && !wwids {
         errors.push(FieldError::required(
             join(at, ".targetWWNs"),
             "must specify either targetWWNs or wwids, but not both",
+        ));
+    }
+    if wwns && wwids {
+        let listed = v.get("targetWWNs").cloned().unwrap_or(Value::Null);
+        errors.push(FieldError::invalid(
+            join(at, ".targetWWNs"),
+            typed_value(listed, &GoType::StringList),
+            "targetWWNs and wwids can not be specified simultaneously",
         ));
     }
     if wwns {
@@ -277,4 +317,50 @@ pub(super) fn storageos(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<Fi
 
 pub(super) fn scale_io(v: &Value, at: &str, _: KubeVersion, errors: &mut Vec<FieldError>) {
     required(v, at, &["gateway", "system", "volumeName"], errors);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fc_takes_wwns_or_wwids_not_both() {
+        let v = crate::value::from_json_str(r#"{"targetWWNs":["a","b"],"wwids":["c"],"lun":0}"#)
+            .unwrap();
+        let messages = |minor: u8| {
+            let version = KubeVersion::new(minor).unwrap();
+            let mut errors = Vec::new();
+            fc(&v, "spec.volumes[0].fc", version, &mut errors);
+            errors
+                .iter()
+                .map(|e| e.message(version))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            messages(33),
+            ["spec.volumes[0].fc.targetWWNs: Invalid value: []string{\"a\", \"b\"}: targetWWNs and wwids can not be specified simultaneously"]
+        );
+        assert_eq!(
+            messages(34),
+            ["spec.volumes[0].fc.targetWWNs: Invalid value: [\"a\",\"b\"]: targetWWNs and wwids can not be specified simultaneously"]
+        );
+    }
+
+    #[test]
+    fn registries_are_host_port_pairs_as_go_splits_them() {
+        for ok in [
+            "registry:7861",
+            "138.68.74.142:7861",
+            "[::1]:7861",
+            "a:",
+            ":1",
+        ] {
+            assert!(splits_into_host_and_port(ok), "{ok}");
+        }
+        for bad in [
+            "UPPER", "a:b:c", "[::1]", "[::1]x:1", "a]:1", "[a:1", "x[y:1",
+        ] {
+            assert!(!splits_into_host_and_port(bad), "{bad}");
+        }
+    }
 }
