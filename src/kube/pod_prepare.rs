@@ -91,8 +91,8 @@ pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVe
     }
 }
 
-/// `podFileKeyRefInUse`.
-fn has_file_key_ref(spec: &Value) -> bool {
+/// `podFileKeyRefInUse`: an env var of any container of the pod spec reads a file.
+pub fn has_file_key_ref(spec: &Value) -> bool {
     CONTAINER_LISTS
         .iter()
         .filter_map(|key| spec.get(key).and_then(Value::as_list))

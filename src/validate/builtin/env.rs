@@ -82,20 +82,8 @@ const ENV_FILES_FIELD: VersionRange = VersionRange::since(34);
 /// `useAllowEnvFilesValidation` for a write over the stored pod spec `old`.
 pub fn files_allowed(old: Option<&Value>, version: KubeVersion) -> bool {
     ENV_FILES_ON.contains(version)
-        || (ENV_FILES_FIELD.contains(version) && old.is_some_and(file_key_ref_in_use))
-}
-
-/// `podFileKeyRefInUse`: an env var of any container of the pod spec reads a file.
-pub fn file_key_ref_in_use(spec: &Value) -> bool {
-    ["containers", "initContainers", "ephemeralContainers"]
-        .iter()
-        .flat_map(|key| items(spec.get(key)))
-        .flat_map(|c| items(c.get("env")))
-        .any(|e| {
-            e.get("valueFrom")
-                .and_then(|f| present(f, "fileKeyRef"))
-                .is_some()
-        })
+        || (ENV_FILES_FIELD.contains(version)
+            && old.is_some_and(crate::kube::pod_prepare::has_file_key_ref))
 }
 
 /// The env var name rule of `version` when no stored object relaxes it.
