@@ -189,7 +189,10 @@ pub(super) fn parameters(w: &Write, params: Option<&Value>, errors: &mut Vec<Fie
 }
 
 /// `validateAllowedTopologies`: each term by `ValidateTopologySelectorTerm` (core validation),
-/// and no two terms with the same expressions (`Duplicate value: ""`).
+/// and no two terms with the same expressions (`Duplicate value: ""`). Upstream compares each
+/// term with a slice that starts with one nil map per term (`make(…, len(topologies))`), which
+/// `Semantic.DeepEqual` finds equal to an empty one: a term without expressions is a duplicate
+/// too.
 fn allowed_topologies(w: &Write, terms: &[Value], errors: &mut Vec<FieldError>) {
     let mut seen: Vec<Map> = Vec::new();
     for (i, term) in terms.iter().enumerate() {
@@ -228,7 +231,7 @@ fn allowed_topologies(w: &Write, terms: &[Value], errors: &mut Vec<FieldError>) 
             let set = set.into_iter().map(Value::from).collect();
             expr_map.insert(key.into(), Value::List(set));
         }
-        if seen.iter().any(|m| same_sets(m, &expr_map)) {
+        if expr_map.is_empty() || seen.iter().any(|m| same_sets(m, &expr_map)) {
             errors.push(FieldError::duplicate(
                 exprs_at,
                 FieldError::string_value(""),
@@ -413,7 +416,8 @@ mod tests {
             r#""allowedTopologies":[
               {"matchLabelExpressions":[{"key":"zone","values":["a","a"]},{"key":"zone","values":[]}]},
               {"matchLabelExpressions":[{"key":"b","values":["x","y"]}]},
-              {"matchLabelExpressions":[{"key":"b","values":["y","x"]}]}],"parameters""#,
+              {"matchLabelExpressions":[{"key":"b","values":["y","x"]}]},
+              {"matchLabelExpressions":[]}],"parameters""#,
         );
         assert_eq!(
             refusal(&bad, None, 37).unwrap(),
@@ -421,7 +425,8 @@ mod tests {
              * allowedTopologies[0].matchLabelExpressions[0].values[1]: Duplicate value: \"a\"\n\
              * allowedTopologies[0].matchLabelExpressions[1].values: Required value\n\
              * allowedTopologies[0].matchLabelExpressions[1].key: Duplicate value: \"zone\"\n\
-             * allowedTopologies[2].matchLabelExpressions: Duplicate value: \"\""
+             * allowedTopologies[2].matchLabelExpressions: Duplicate value: \"\"\n\
+             * allowedTopologies[3].matchLabelExpressions: Duplicate value: \"\""
         );
     }
 

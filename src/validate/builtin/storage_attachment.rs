@@ -26,15 +26,23 @@ const CHANGED_DRIVER_PATH: &[(VersionRange, &str)] = &[
     (VersionRange::since(33), "spec.drivers"),
 ];
 
+/// The releases whose `ValidateVolumeAttachment` checks the attacher as a CSI driver name and
+/// the persistent volume's name itself, on create and update alike; before 1.36 the spec
+/// check required an attacher only, and `ValidateVolumeAttachmentV1` added both on create.
+const NAMES_IN_SPEC: VersionRange = VersionRange::since(36);
+
 /// The VolumeAttachment strategy's `Validate` (`ValidateVolumeAttachment`, then for new v1
-/// objects `ValidateVolumeAttachmentV1`) and `ValidateUpdate` (`ValidateVolumeAttachment` and
-/// the read-only spec). `status` is cleared on create and kept on update by the strategy, so it
-/// is not checked.
+/// objects `ValidateVolumeAttachmentV1` before 1.36) and `ValidateUpdate`
+/// (`ValidateVolumeAttachment` and the read-only spec). `status` is cleared on create and kept
+/// on update by the strategy, so it is not checked.
 pub fn volume_attachment(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let names_in_spec = NAMES_IN_SPEC.contains(w.version());
     let spec = spec(object);
-    // validateVolumeAttachmentSpec: attacher required, exactly one source, the node name.
+    // validateVolumeAttachmentSpec: the attacher, exactly one source, the node name.
     let attacher = text(spec, "attacher");
-    if attacher.is_empty() {
+    if names_in_spec {
+        driver_name(attacher, "spec.attacher", w.version(), errors);
+    } else if attacher.is_empty() {
         errors.push(FieldError::required("spec.attacher", ""));
     }
     let source = present(spec, "source").unwrap_or(&Value::Null);
@@ -60,17 +68,14 @@ pub fn volume_attachment(w: &Write, object: &Value, errors: &mut Vec<FieldError>
             msg,
         ));
     }
+    if names_in_spec {
+        persistent_volume_name(pv_name, errors);
+    }
     let Some(old) = w.live else {
-        // ValidateVolumeAttachmentV1, on create only.
-        driver_name(attacher, "spec.attacher", w.version(), errors);
-        if let Some(pv) = pv_name {
-            for msg in formats::dns1123_subdomain(pv) {
-                errors.push(FieldError::invalid(
-                    "spec.source.persistentVolumeName",
-                    FieldError::string_value(pv),
-                    msg,
-                ));
-            }
+        if !names_in_spec {
+            // ValidateVolumeAttachmentV1, on create only.
+            driver_name(attacher, "spec.attacher", w.version(), errors);
+            persistent_volume_name(pv_name, errors);
         }
         return;
     };
@@ -90,6 +95,20 @@ pub fn volume_attachment(w: &Write, object: &Value, errors: &mut Vec<FieldError>
             "spec",
             attachment_spec_value(attacher, pv_name, inline, node),
             "field is immutable",
+        ));
+    }
+}
+
+/// `ValidatePersistentVolumeName` of a named source.
+fn persistent_volume_name(pv_name: Option<&str>, errors: &mut Vec<FieldError>) {
+    let Some(pv) = pv_name else {
+        return;
+    };
+    for msg in formats::dns1123_subdomain(pv) {
+        errors.push(FieldError::invalid(
+            "spec.source.persistentVolumeName",
+            FieldError::string_value(pv),
+            msg,
         ));
     }
 }
@@ -326,6 +345,29 @@ mod tests {
         assert_eq!(
             refusal(&moved, Some(ATTACHMENT), 34).unwrap(),
             "The VolumeAttachment \"csi-123\" is invalid: spec: Invalid value: {\"Attacher\":\"ebs.csi.aws.com\",\"Source\":{\"PersistentVolumeName\":\"pv-1\",\"InlineVolumeSpec\":null},\"NodeName\":\"node-2\"}: field is immutable"
+        );
+    }
+
+    #[test]
+    fn from_1_36_names_are_checked_on_update_too() {
+        let named = ATTACHMENT
+            .replace("ebs.csi.aws.com", "ebs_csi")
+            .replace("pv-1", "PV_1");
+        let moved = named.replace("node-1", "Node_2");
+        let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+        let attacher = format!("spec.attacher: Invalid value: \"ebs_csi\": {subdomain}");
+        let node = format!("spec.nodeName: Invalid value: \"Node_2\": {subdomain}");
+        let pv = format!("spec.source.persistentVolumeName: Invalid value: \"PV_1\": {subdomain}");
+        let immutable = "spec: Invalid value: {\"Attacher\":\"ebs_csi\",\"Source\":{\"PersistentVolumeName\":\"PV_1\",\"InlineVolumeSpec\":null},\"NodeName\":\"Node_2\"}: field is immutable";
+        assert_eq!(refusal_causes(&named, None, 35), [attacher.as_str(), &pv]);
+        assert_eq!(refusal_causes(&named, None, 36), [attacher.as_str(), &pv]);
+        assert_eq!(
+            refusal_causes(&moved, Some(&named), 35),
+            [node.as_str(), immutable]
+        );
+        assert_eq!(
+            refusal_causes(&moved, Some(&named), 36),
+            [attacher.as_str(), &node, &pv, immutable]
         );
     }
 

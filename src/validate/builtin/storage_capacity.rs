@@ -9,6 +9,7 @@ use super::fields::{present, text};
 use super::resources::Amount;
 use super::selector;
 use super::storage;
+use crate::kube::VersionRange;
 use crate::value::Value;
 
 /// The CSIStorageCapacity strategy's `Validate`, and on update the same followed by
@@ -16,7 +17,14 @@ use crate::value::Value;
 pub fn csi_storage_capacity(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let topology = present(object, "nodeTopology");
     if let Some(s) = topology {
-        selector::validate(s, "nodeTopology", w.version(), errors);
+        // An update keeps invalid label values the stored topology already had
+        // (`hasInvalidLabelValueInLabelSelector` in the strategy's `ValidateUpdate`).
+        let stored_invalid = w
+            .live
+            .and_then(|old| present(old, "nodeTopology"))
+            .is_some_and(|old| selector::is_invalid(old, w.version()));
+        let values = selector::Values::allowing_invalid_if(stored_invalid);
+        selector::validate_with(s, "nodeTopology", values, w.version(), errors);
     }
     let class = text(object, "storageClassName");
     for msg in formats::dns1123_subdomain(class) {
@@ -46,10 +54,20 @@ pub fn csi_storage_capacity(w: &Write, object: &Value, errors: &mut Vec<FieldErr
     }
 }
 
-/// `ValidateVolumeAttributesClassUpdate`'s own rules on update (`driverName` and `parameters`
-/// may not change), then `ValidateVolumeAttributesClass`: the driver name as a StorageClass
-/// provisioner, at least one parameter.
+/// The releases whose strategy's `ValidateUpdate` is `ValidateVolumeAttributesClassUpdate`
+/// alone (its own rules first); before 1.35 it ran `ValidateVolumeAttributesClass` first and
+/// appended the update's errors (pkg/registry/storage/volumeattributesclass/strategy.go).
+const UPDATE_RULES_FIRST: VersionRange = VersionRange::since(35);
+
+/// `ValidateVolumeAttributesClass` (the driver name as a StorageClass provisioner, at least
+/// one parameter) and on update `ValidateVolumeAttributesClassUpdate`'s own rules
+/// (`driverName` and `parameters` may not change), in the strategy's order of the release.
 pub fn volume_attributes_class(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let mut create = Vec::new();
+    volume_attributes_class_create(w, object, &mut create);
+    if !UPDATE_RULES_FIRST.contains(w.version()) {
+        errors.append(&mut create);
+    }
     let driver = text(object, "driverName");
     let params = present(object, "parameters");
     if let Some(old) = w.live {
@@ -68,6 +86,12 @@ pub fn volume_attributes_class(w: &Write, object: &Value, errors: &mut Vec<Field
             ));
         }
     }
+    errors.append(&mut create);
+}
+
+fn volume_attributes_class_create(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let driver = text(object, "driverName");
+    let params = present(object, "parameters");
     // validateProvisioner.
     if driver.is_empty() {
         errors.push(FieldError::required("driverName", ""));
@@ -128,6 +152,27 @@ mod tests {
         assert_eq!(refusal(&grown, Some(CAPACITY), 37), None);
     }
 
+    #[test]
+    fn an_update_keeps_invalid_topology_values_already_stored() {
+        let expressions = |values: &str| {
+            CAPACITY.replace(
+                r#"{"matchLabels":{"topology.hostpath.csi/node":"node-1"}}"#,
+                &format!(
+                    r#"{{"matchExpressions":[{{"key":"zone","operator":"In","values":{values}}}]}}"#
+                ),
+            )
+        };
+        let stored = expressions(r#"["-bad-"]"#);
+        let message = "nodeTopology.matchExpressions[0].values[0]: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+        assert_eq!(refusal_causes(&stored, None, 36), [message]);
+        let grown = stored.replace("10Gi", "20Gi");
+        assert_eq!(refusal(&grown, Some(&stored), 36), None);
+        assert_eq!(
+            refusal_causes(&grown, Some(&expressions(r#"["a"]"#)), 36)[0],
+            message
+        );
+    }
+
     const CLASS: &str = r#"{"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttributesClass",
       "metadata":{"name":"silver"},"driverName":"pd.csi.storage.gke.io",
       "parameters":{"provisioned-iops":"3000","provisioned-throughput":"50"}}"#;
@@ -159,6 +204,17 @@ mod tests {
                 "driverName: Forbidden: updates to driverName are forbidden.",
                 "parameters: Forbidden: updates to parameters are forbidden.",
             ]
+        );
+        let renamed = CLASS.replace("pd.csi.storage.gke.io", "ebs csi");
+        let name_error = "driverName: Invalid value: \"ebs csi\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+        let forbidden = "driverName: Forbidden: updates to driverName are forbidden.";
+        assert_eq!(
+            refusal_causes(&renamed, Some(CLASS), 34),
+            [name_error, forbidden]
+        );
+        assert_eq!(
+            refusal_causes(&renamed, Some(CLASS), 35),
+            [forbidden, name_error]
         );
     }
 }
