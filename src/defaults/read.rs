@@ -36,7 +36,7 @@ pub fn decode_stored(object: &mut Value, kind: &ResolvedKind) -> ReadNotes {
     if own == kind.gvk {
         store(object, kind, Stage::Defaulted);
         // Read through the internal type, which has one service account field.
-        crate::kube::pod_prepare::alias_service_account(object);
+        crate::kube::pod_prepare::convert_pod_fields(object);
     }
     let mut dropped = Vec::new();
     gone(&before, object, &mut String::new(), &mut dropped);

@@ -2,6 +2,7 @@
 //! which schema types it ([`SchemaRegistry`]: built-ins, CRDs and other schema documents, and the
 //! deduced schema for kinds nobody describes).
 
+pub mod apparmor;
 pub mod applyset;
 pub mod claim_prepare;
 pub mod convert;

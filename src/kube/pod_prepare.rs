@@ -15,9 +15,12 @@ use crate::value::Value;
 
 /// The core/v1 conversions of a pod spec (k8s.io/kubernetes pkg/apis/core/v1/conversion.go
 /// `Convert_v1_PodSpec_To_core_PodSpec` and back): `serviceAccount` is an alias of
-/// `serviceAccountName`, which wins when both are given; the stored object has both.
-pub fn alias_service_account(object: &mut Value) {
+/// `serviceAccountName`, which wins when both are given; the stored object has both. A Pod's
+/// (not a template's) negative `terminationGracePeriodSeconds` becomes 1
+/// (`Convert_v1_Pod_To_core_Pod`).
+pub fn convert_pod_fields(object: &mut Value) {
     let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
+    let is_pod = text("apiVersion") == "v1" && text("kind") == "Pod";
     let Some(path) = pod_spec_path(text("apiVersion"), text("kind")) else {
         return;
     };
@@ -27,6 +30,12 @@ pub fn alias_service_account(object: &mut Value) {
     let Some(spec) = spec.and_then(Value::as_map_mut) else {
         return;
     };
+    let grace = spec
+        .get("terminationGracePeriodSeconds")
+        .and_then(Value::as_i64);
+    if is_pod && grace.is_some_and(|g| g < 0) {
+        spec.insert("terminationGracePeriodSeconds".into(), Value::Int(1));
+    }
     let name_of = |k: &str| spec.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let name = match name_of("serviceAccountName") {
         n if n.is_empty() => name_of("serviceAccount"),
@@ -76,6 +85,9 @@ pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVe
     let Some(path) = pod_spec_path(text("apiVersion"), text("kind")) else {
         return;
     };
+    if old.is_none() && path == ["spec"] {
+        super::apparmor::sync(object, version);
+    }
     let old_spec = old.and_then(|o| o.get_path(path));
     let spec = path
         .iter()
@@ -216,7 +228,7 @@ mod tests {
                 r#"{{"apiVersion":"v1","kind":"Pod","spec":{spec}}}"#
             ))
             .unwrap();
-            alias_service_account(&mut pod);
+            convert_pod_fields(&mut pod);
             to_json_string(pod.get("spec").unwrap())
         };
         assert_eq!(

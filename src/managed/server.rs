@@ -213,7 +213,7 @@ pub fn write(
         let mut body = object.clone();
         storage::fold_secret_string_data(&mut body);
         crate::defaults::store(&mut body, kind, crate::defaults::Stage::Defaulted);
-        crate::kube::pod_prepare::alias_service_account(&mut body);
+        crate::kube::pod_prepare::convert_pod_fields(&mut body);
         decoded = body;
         &decoded
     } else {
@@ -238,7 +238,7 @@ pub fn write(
         // The merged apply reaches the internal type only now (after the field manager).
         storage::fold_secret_string_data(&mut result);
         crate::defaults::store_over(&mut result, stored, kind);
-        crate::kube::pod_prepare::alias_service_account(&mut result);
+        crate::kube::pod_prepare::convert_pod_fields(&mut result);
         storage::type_claim_templates(&mut result);
         crate::kube::claim_prepare::prepare_claim(
             &mut result,
@@ -256,6 +256,7 @@ pub fn write(
             .after(&result, req.defaulting)
             .map_err(WriteError::Refused)?;
         warnings.extend(more);
+        warnings = crate::validate::builtin::warnings::recorded(warnings);
     }
     // Compared with the object as stored: at the snapshot's own version, read again only when
     // the write worked on a converted copy.

@@ -176,6 +176,7 @@ impl<'a> Write<'a> {
                     self.version(),
                 ));
             }
+            warnings.extend(builtin::warnings::check(self, &object));
             return Ok(warnings);
         }
         Err(self.invalid(&object, &errors))
@@ -198,7 +199,7 @@ impl<'a> Write<'a> {
         crate::defaults::store(&mut copy, self.kind, crate::defaults::Stage::Defaulted);
         crate::kube::claim_prepare::prepare_claim(&mut copy, self.live, self.version());
         crate::kube::pod_prepare::prepare_pod_spec(&mut copy, self.live, self.version());
-        crate::kube::pod_prepare::alias_service_account(&mut copy);
+        crate::kube::pod_prepare::convert_pod_fields(&mut copy);
         copy
     }
 }

@@ -88,7 +88,7 @@ fn defaulting_vectors_through_apply() {
         // Storing types a StatefulSet's claim templates and, through the internal type, aliases
         // `serviceAccount` to `serviceAccountName` (see KNOWN_DIFFERENCES.md).
         kssa::kube::storage::type_claim_templates(&mut want);
-        kssa::kube::pod_prepare::alias_service_account(&mut want);
+        kssa::kube::pod_prepare::convert_pod_fields(&mut want);
         if got == want {
             passed += 1;
         } else {

@@ -121,7 +121,7 @@ pub fn cidr_is_v4(value: &str) -> Option<bool> {
 }
 
 /// An IPv4 part (of an address or an IPv6 address's IPv4 tail) written with a leading zero.
-fn has_leading_zero_octet(value: &str) -> bool {
+pub fn has_leading_zero_octet(value: &str) -> bool {
     let tail = value.rsplit(':').next().unwrap_or(value);
     tail.contains('.')
         && tail
@@ -129,13 +129,14 @@ fn has_leading_zero_octet(value: &str) -> bool {
             .any(|part| part.len() > 1 && part.starts_with('0'))
 }
 
-fn is_4in6(ip: &Ip) -> bool {
+/// An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) written as IPv6.
+pub fn is_4in6(ip: &Ip) -> bool {
     !ip.v4 && ip.bytes[..10].iter().all(|b| *b == 0) && ip.bytes[10..12] == [0xff, 0xff]
 }
 
 /// `net.IP.String`: dotted IPv4 for IPv4 and IPv4-mapped addresses, RFC 5952 otherwise (the
 /// longest run of two or more zero groups compressed, lower-case hex), as Rust prints them.
-fn go_ip_string(ip: &Ip) -> String {
+pub fn go_ip_string(ip: &Ip) -> String {
     if ip.v4 || is_4in6(ip) {
         let b = &ip.bytes[12..];
         return Ipv4Addr::new(b[0], b[1], b[2], b[3]).to_string();

@@ -126,6 +126,7 @@ mod topology_spread;
 mod trust_bundle;
 mod tz;
 mod volume_source;
+pub(crate) mod warnings;
 mod webhook_client;
 mod windows_options;
 mod workloads;

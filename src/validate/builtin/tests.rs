@@ -55,8 +55,29 @@ pub(super) fn refusal_over_stored(object: &str, live: Option<&str>, minor: u8) -
     message(object, live, minor, true)
 }
 
+/// The `Warning: …` lines of an accepted write (the live object defaulted as stored).
+#[track_caller]
+pub(super) fn warnings(object: &str, live: Option<&str>, minor: u8) -> Vec<String> {
+    match outcome(object, live, minor, true) {
+        Ok(warnings) => warnings,
+        Err(e) => panic!("refused: {}", e.kubectl_message()),
+    }
+}
+
 #[track_caller]
 fn message(object: &str, live: Option<&str>, minor: u8, default_live: bool) -> Option<String> {
+    outcome(object, live, minor, default_live)
+        .err()
+        .map(|e| e.kubectl_message())
+}
+
+#[track_caller]
+fn outcome(
+    object: &str,
+    live: Option<&str>,
+    minor: u8,
+    default_live: bool,
+) -> Result<Vec<String>, crate::validate::StatusError> {
     let object = json(object);
     let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap();
     let kind = SchemaRegistry::for_version(KubeVersion::new(minor).unwrap())
@@ -79,7 +100,7 @@ fn message(object: &str, live: Option<&str>, minor: u8, default_live: bool) -> O
         patch: None,
         live: live.as_ref(),
     };
-    w.after(&object, false).err().map(|e| e.kubectl_message())
+    w.after(&object, false)
 }
 
 const DEPLOYMENT: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment",
