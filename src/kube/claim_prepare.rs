@@ -19,15 +19,33 @@ use crate::value::{Map, Value};
 /// VolumeAttributesClass is on by default from 1.34.
 const VOLUME_ATTRIBUTES_CLASS_ON: VersionRange = VersionRange::since(34);
 
-/// Prepares a core/v1 PersistentVolumeClaim as the strategy does; `old` is the stored claim
-/// on update. Other objects are left alone.
+/// The releases whose PersistentVolume strategy drops a new `volumeAttributesClassName`
+/// (`DropDisabledSpecFields` with the gate off): 1.30's strategy did not call it, from 1.34 the
+/// gate is on (pkg/registry/core/persistentvolume/strategy.go).
+const VOLUME_CLASS_DROPPED: VersionRange = VersionRange {
+    since: Some(31),
+    until: Some(33),
+};
+
+/// Prepares a core/v1 PersistentVolumeClaim or PersistentVolume as its strategy does; `old` is
+/// the stored object on update. Other objects are left alone.
 pub fn prepare_claim(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
-    let is_claim = object.get("apiVersion").and_then(Value::as_str) == Some("v1")
-        && object.get("kind").and_then(Value::as_str) == Some("PersistentVolumeClaim");
-    if !is_claim {
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
+    let core = text("apiVersion") == "v1";
+    let volume = core && text("kind") == "PersistentVolume";
+    if !(core && text("kind") == "PersistentVolumeClaim" || volume) {
         return;
     }
     let old_spec = old.and_then(|o| o.get("spec"));
+    if volume {
+        let old_has_class = old_spec.is_some_and(|s| is_set(s.get("volumeAttributesClassName")));
+        if VOLUME_CLASS_DROPPED.contains(version) && !old_has_class {
+            if let Some(Value::Map(spec)) = object.as_map_mut().and_then(|m| m.get_mut("spec")) {
+                spec.shift_remove("volumeAttributesClassName");
+            }
+        }
+        return;
+    }
     let old_has = |key: &str| old_spec.is_some_and(|s| is_set(s.get(key)));
     let Some(Value::Map(spec)) = object.as_map_mut().and_then(|m| m.get_mut("spec")) else {
         return;

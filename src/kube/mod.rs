@@ -13,6 +13,7 @@ mod registry;
 pub mod selector;
 pub mod served;
 pub mod storage;
+pub mod strategy_prepare;
 mod version;
 
 pub use convert::VersionConverter;

@@ -240,12 +240,7 @@ pub fn write(
         crate::defaults::store_over(&mut result, stored, kind);
         crate::kube::pod_prepare::convert_pod_fields(&mut result);
         storage::type_claim_templates(&mut result);
-        crate::kube::claim_prepare::prepare_claim(
-            &mut result,
-            live.map(|_| stored),
-            kind.kube_version,
-        );
-        crate::kube::pod_prepare::prepare_pod_spec(
+        crate::kube::strategy_prepare::prepare(
             &mut result,
             live.map(|_| stored),
             kind.kube_version,

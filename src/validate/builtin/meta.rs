@@ -213,6 +213,8 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             }
         }
         check_namespace(w, meta, errors);
+    } else {
+        meta_update::generate_name(w, meta, errors);
     }
     labels(meta.get("labels"), "metadata.labels", version, errors);
     annotations(
@@ -397,6 +399,37 @@ mod tests {
                 "metadata.deletionTimestamp: Invalid value: 2024-05-01 10:00:00 +0000 UTC: field is immutable",
                 "metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable",
             ]
+        );
+    }
+
+    #[test]
+    fn an_update_checks_generate_name_as_a_path_segment_and_per_kind() {
+        let config_map = |generate_name: &str| {
+            format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"c","namespace":"default","generateName":"{generate_name}"}},"data":{{"a":"b"}}}}"#
+            )
+        };
+        let segment = [
+            "metadata.generateName: Invalid value: \"bad/name%-\": may not contain '/'",
+            "metadata.generateName: Invalid value: \"bad/name%-\": may not contain '%'",
+        ];
+        let causes = refusal_causes(&config_map("bad/name%-"), Some(&config_map("ok-")), 36);
+        assert_eq!(causes[..2], segment);
+        assert!(causes[2].starts_with(
+            "metadata.generateName: Invalid value: \"bad/name%-\": a lowercase RFC 1123 subdomain"
+        ));
+        let daemon_set = |generate_name: &str| {
+            format!(
+                r#"{{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{{"name":"d","namespace":"default","generateName":"{generate_name}"}},
+                  "spec":{{"selector":{{"matchLabels":{{"a":"b"}}}},"template":{{"metadata":{{"labels":{{"a":"b"}}}},"spec":{{"containers":[{{"name":"c","image":"x"}}]}}}}}}}}"#
+            )
+        };
+        let (new, old) = (daemon_set("Bad_Name-"), daemon_set("ok-"));
+        assert_eq!(refusal_causes(&new, Some(&old), 33).len(), 1);
+        assert!(refusal_causes(&new, Some(&old), 34).is_empty());
+        assert_eq!(
+            refusal_causes(&daemon_set("bad/name%-"), Some(&old), 36),
+            segment
         );
     }
 }

@@ -180,15 +180,13 @@ fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
 }
 
 /// `volumeAttributesClassName` on update: while the gate is off by default (until 1.33) a
-/// change is refused (the strategy drops a new class the stored volume did not have, so only
-/// a stored one can change); with the feature in use, it may not be removed.
+/// change is refused (from 1.31 the strategy drops a new class the stored volume did not have,
+/// [`crate::kube::claim_prepare`], so only a stored one can change; 1.30's kept it); with the
+/// feature in use, it may not be removed.
 fn attributes_class(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
     let key = "volumeAttributesClassName";
     let (n, o) = (present(new, key), present(old, key));
     let gate_on = VOLUME_ATTRIBUTES_CLASS.contains(version);
-    if !gate_on && o.is_none() {
-        return;
-    }
     if n == o {
         return;
     }
@@ -279,5 +277,11 @@ mod tests {
             update(csi, &old, 33).unwrap(),
             format!("{PREFIX}\n* spec.volumeAttributesClassName: Forbidden: update is forbidden when the VolumeAttributesClass feature gate is disabled\n* spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden")
         );
+        // A new class: 1.30's strategy keeps it for validation to refuse, 1.31–1.33 drop it.
+        assert_eq!(
+            update(&old, csi, 30).unwrap(),
+            format!("{PREFIX}spec.volumeAttributesClassName: Forbidden: update is forbidden when the VolumeAttributesClass feature gate is disabled")
+        );
+        assert_eq!(update(&old, csi, 31), None);
     }
 }

@@ -15,21 +15,16 @@ use crate::value::Value;
 const SOURCE_RANGES_ANNOTATION: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
 const ONLY_LOAD_BALANCER: &str = "may only be used when `type` is 'LoadBalancer'";
 
-/// The values `trafficDistribution` may take: 1.30 drops the field (ServiceTrafficDistribution
-/// alpha, off), 1.31–1.33 accept `PreferClose` only, 1.34 on (PreferSameTrafficDistribution
-/// beta, then GA in 1.35) also `PreferSameZone` and `PreferSameNode`, listed unsorted.
-const TRAFFIC_DISTRIBUTIONS: &[(VersionRange, Option<&[&str]>)] = &[
-    (VersionRange::until(30), None),
-    (
-        VersionRange {
-            since: Some(31),
-            until: Some(33),
-        },
-        Some(&["PreferClose"]),
-    ),
+/// The values `trafficDistribution` may take: until 1.33 `PreferClose` only (in 1.30, where
+/// ServiceTrafficDistribution is alpha and off, the strategy drops a new value first, see
+/// [`crate::kube::strategy_prepare`], so only a stored one is validated), from 1.34
+/// (PreferSameTrafficDistribution beta, then GA in 1.35) also `PreferSameZone` and
+/// `PreferSameNode`, listed unsorted.
+const TRAFFIC_DISTRIBUTIONS: &[(VersionRange, &[&str])] = &[
+    (VersionRange::until(33), &["PreferClose"]),
     (
         VersionRange::since(34),
-        Some(&["PreferClose", "PreferSameZone", "PreferSameNode"]),
+        &["PreferClose", "PreferSameZone", "PreferSameNode"],
     ),
 ];
 
@@ -162,14 +157,12 @@ pub fn traffic_distribution(spec: &Value, version: KubeVersion, errors: &mut Vec
         return;
     };
     let supported = version.pick(TRAFFIC_DISTRIBUTIONS);
-    if let Some(supported) = supported {
-        if !supported.contains(&value) {
-            errors.push(FieldError::not_supported(
-                "spec.trafficDistribution",
-                FieldError::string_value(value),
-                supported,
-            ));
-        }
+    if !supported.contains(&value) {
+        errors.push(FieldError::not_supported(
+            "spec.trafficDistribution",
+            FieldError::string_value(value),
+            supported,
+        ));
     }
 }
 
@@ -234,7 +227,7 @@ mod tests {
     fn traffic_distribution_values_follow_the_release() {
         let spec = r#"{"trafficDistribution":"PreferSameZone"}"#;
         let check = |minor| messages_of(spec, minor, traffic_distribution);
-        assert!(check(30).is_empty());
+        assert_eq!(check(30), check(33));
         assert_eq!(
             check(33),
             ["spec.trafficDistribution: Unsupported value: \"PreferSameZone\": supported values: \"PreferClose\""]
