@@ -62,18 +62,8 @@ fn node_affinity(
     const REQUIRED: &str = "requiredDuringSchedulingIgnoredDuringExecution";
     const PREFERRED: &str = "preferredDuringSchedulingIgnoredDuringExecution";
     if let Some(selector) = present(na, REQUIRED) {
-        let at = format!("{path}.{REQUIRED}.nodeSelectorTerms");
-        let terms = items(selector.get("nodeSelectorTerms"));
-        if terms.is_empty() {
-            errors.push(FieldError::required(
-                at,
-                "must have at least one node selector term",
-            ));
-        } else {
-            for (i, term) in terms.iter().enumerate() {
-                node_selector_term(term, &indexed(&at, i), check_values, version, errors);
-            }
-        }
+        let at = format!("{path}.{REQUIRED}");
+        node_selector(selector, &at, check_values, version, errors);
     }
     for (i, term) in items(na.get(PREFERRED)).iter().enumerate() {
         let at = format!("{path}.{PREFERRED}[{i}]");
@@ -89,6 +79,47 @@ fn node_affinity(
             errors,
         );
     }
+}
+
+/// `ValidateNodeSelector`: at least one term, each term valid; `check_values` as
+/// [`NODE_AFFINITY_VALUES`] and the stored object decide (see [`required_values_checked`]).
+pub(super) fn node_selector(
+    selector: &Value,
+    path: &str,
+    check_values: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let at = join(path, ".nodeSelectorTerms");
+    let terms = items(selector.get("nodeSelectorTerms"));
+    if terms.is_empty() {
+        errors.push(FieldError::required(
+            at,
+            "must have at least one node selector term",
+        ));
+        return;
+    }
+    for (i, term) in terms.iter().enumerate() {
+        node_selector_term(term, &indexed(&at, i), check_values, version, errors);
+    }
+}
+
+/// Whether the label values of a required node selector's expressions are checked: from 1.33,
+/// unless the stored object's terms already held an invalid one
+/// (`AllowInvalidLabelValueInRequiredNodeAffinity`, set by
+/// `HasInvalidLabelValueInNodeSelectorTerms` on update).
+pub(super) fn required_values_checked(stored_terms: Option<&Value>, version: KubeVersion) -> bool {
+    NODE_AFFINITY_VALUES.contains(version) && !has_invalid_label_value(stored_terms, version)
+}
+
+/// `HasInvalidLabelValueInNodeSelectorTerms`: a value of a term's expression that is no label
+/// value.
+pub(super) fn has_invalid_label_value(terms: Option<&Value>, version: KubeVersion) -> bool {
+    items(terms)
+        .iter()
+        .flat_map(|term| items(term.get("matchExpressions")))
+        .flat_map(|expr| items(expr.get("values")))
+        .any(|v| !formats::label_value(v.as_str().unwrap_or(""), version).is_empty())
 }
 
 /// A term's `weight` in 1–100.

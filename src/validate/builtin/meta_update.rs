@@ -4,6 +4,7 @@
 //! and the `generateName` an update is checked for.
 
 use super::super::field::{BadValue, FieldError};
+use super::super::formats;
 use super::super::Write;
 use super::meta::NameRule;
 use crate::kube::VersionRange;
@@ -135,30 +136,39 @@ const UPDATE_CHECKS_GENERATE_NAME: &[(&str, &str, VersionRange)] = &[
     ),
 ];
 
-/// An update's `generateName`: first as `rest.BeforeUpdate`'s `validateCommonFields` checks
-/// every object's (`ValidateObjectMetaAccessor` with `path.ValidatePathSegmentName`, as a
-/// prefix: no `/`, no `%`), then by the kind's name rule where its update validation runs
-/// `ValidateObjectMeta` ([`UPDATE_CHECKS_GENERATE_NAME`]).
-pub(super) fn generate_name(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
-    let generate_name = meta
-        .get("generateName")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if generate_name.is_empty() {
-        return;
-    }
-    let invalid = |msg: String| {
-        FieldError::invalid(
-            "metadata.generateName",
-            FieldError::string_value(generate_name),
-            msg,
-        )
+/// An update's `generateName` and `name`: first as `rest.BeforeUpdate`'s `validateCommonFields`
+/// checks every object's (`ValidateObjectMetaAccessor` with `path.ValidatePathSegmentName`: no
+/// `/`, no `%`, a name not `.` or `..`), then by the kind's name rule where its update
+/// validation runs `ValidateObjectMeta` ([`UPDATE_CHECKS_GENERATE_NAME`]). The name cannot
+/// change; a stored one the rules refuse is refused again.
+pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
+    let text = |key: &str| meta.get(key).and_then(Value::as_str).unwrap_or("");
+    let (generate_name, name) = (text("generateName"), text("name"));
+    let mut check = |messages: &dyn Fn(&str, bool) -> Vec<String>| {
+        for (field, value, prefix) in [
+            ("metadata.generateName", generate_name, true),
+            ("metadata.name", name, false),
+        ] {
+            if value.is_empty() {
+                continue;
+            }
+            for msg in messages(value, prefix) {
+                errors.push(FieldError::invalid(
+                    field,
+                    FieldError::string_value(value),
+                    msg,
+                ));
+            }
+        }
     };
-    let segment = ["/", "%"]
-        .into_iter()
-        .filter(|c| generate_name.contains(c))
-        .map(|c| format!("may not contain '{c}'"));
-    errors.extend(segment.map(invalid));
+    check(&|value, prefix| {
+        let mut messages = formats::path_segment_name(value);
+        if prefix {
+            // `IsValidPathSegmentPrefix`: `.` and `..` are fine as the start of a name.
+            messages.retain(|m| m.starts_with("may not contain"));
+        }
+        messages
+    });
     let gvk = &w.kind.gvk;
     let version = w.version();
     let kind_rule = w.kind.is_builtin()
@@ -167,6 +177,6 @@ pub(super) fn generate_name(w: &Write, meta: &Value, errors: &mut Vec<FieldError
             .any(|(g, k, v)| *g == gvk.group && *k == gvk.kind && v.contains(version));
     if kind_rule {
         let rule = NameRule::of(&gvk.group, &gvk.kind, version);
-        errors.extend(rule.messages(generate_name, true).into_iter().map(invalid));
+        check(&|value, prefix| rule.messages(value, prefix));
     }
 }

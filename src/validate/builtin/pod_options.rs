@@ -17,7 +17,6 @@ use super::sysctl::{sysctl_namespace, SysctlNamespace};
 use super::volume_source::local_non_reserved;
 use super::{hugepages, pod_misc, selector, topology_spread};
 use crate::kube::{KubeVersion, VersionRange};
-use crate::validate::formats;
 use crate::value::Value;
 use std::collections::HashSet;
 
@@ -122,17 +121,13 @@ fn invalid_label_value_in_affinity_selector(spec: &Value, version: KubeVersion) 
 /// `HasInvalidLabelValueInNodeSelectorTerms`): a value of a required node selector term's
 /// expression that is no label value.
 fn invalid_label_value_in_required_node_affinity(spec: &Value, version: KubeVersion) -> bool {
-    let terms = items(spec.get_path(&[
+    let terms = spec.get_path(&[
         "affinity",
         "nodeAffinity",
         "requiredDuringSchedulingIgnoredDuringExecution",
         "nodeSelectorTerms",
-    ]));
-    terms
-        .iter()
-        .flat_map(|term| items(term.get("matchExpressions")))
-        .flat_map(|expr| items(expr.get("values")))
-        .any(|v| !formats::label_value(v.as_str().unwrap_or(""), version).is_empty())
+    ]);
+    super::affinity::has_invalid_label_value(terms, version)
 }
 
 /// `hasInvalidTopologySpreadConstraintLabelSelector`: a constraint whose label selector the

@@ -5,8 +5,8 @@
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::{present, quantity_text, text};
-use super::pv_source;
 use super::pvc_spec::{access_modes, positive_quantity, VOLUME_MODES};
+use super::{affinity, pv_source};
 use crate::defaults::quantity::{Format, Quantity};
 use crate::kube::VersionRange;
 use crate::value::{Map, Value};
@@ -32,14 +32,23 @@ pub fn persistent_volume(w: &Write, object: &Value, errors: &mut Vec<FieldError>
             RECLAIM_POLICIES,
         ));
     }
-    // validateVolumeNodeAffinity; the node selector's own terms are not checked.
+    // validateVolumeNodeAffinity, with `AllowInvalidLabelValueInRequiredNodeAffinity` from the
+    // stored volume (`ValidationOptionsForPersistentVolume`).
     let node_affinity = present(spec, "nodeAffinity");
     if let Some(a) = node_affinity {
-        if present(a, "required").is_none() {
-            errors.push(FieldError::required(
+        match present(a, "required") {
+            Some(required) => {
+                let stored_terms = w.live.and_then(|old| {
+                    old.get_path(&["spec", "nodeAffinity", "required", "nodeSelectorTerms"])
+                });
+                let check_values = affinity::required_values_checked(stored_terms, w.version());
+                let at = "spec.nodeAffinity.required";
+                affinity::node_selector(required, at, check_values, w.version(), errors);
+            }
+            None => errors.push(FieldError::required(
                 "spec.nodeAffinity.required",
                 "must specify required node constraints",
-            ));
+            )),
         }
     }
     let name = object
@@ -233,7 +242,7 @@ fn quoted_resource_list(list: Option<&Map>) -> BadValue {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::refusal;
+    use super::super::tests::{refusal, refusal_causes};
 
     const PV: &str = r#"{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv1"},
       "spec":SPEC}"#;
@@ -288,5 +297,30 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn required_node_affinity_terms_are_validated() {
+        let pv = |terms: &str| {
+            format!(
+                r#"{{"apiVersion":"v1","kind":"PersistentVolume","metadata":{{"name":"pv1"}},
+                  "spec":{{"accessModes":["ReadWriteOnce"],"capacity":{{"storage":"1Gi"}},"local":{{"path":"/mnt"}},
+                    "nodeAffinity":{{"required":{{"nodeSelectorTerms":{terms}}}}}}}}}"#
+            )
+        };
+        assert_eq!(
+            refusal_causes(&pv("[]"), None, 36),
+            ["spec.nodeAffinity.required.nodeSelectorTerms: Required value: must have at least one node selector term"]
+        );
+        let spaced = pv(
+            r#"[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["node 1"]}]}]"#,
+        );
+        assert!(refusal_causes(&spaced, None, 32).is_empty());
+        let causes = refusal_causes(&spaced, None, 33);
+        assert_eq!(causes.len(), 1);
+        assert!(causes[0].starts_with("spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values[0]: Invalid value: \"node 1\""));
+        // Kept when the stored volume already had it.
+        let grown = spaced.replace("1Gi", "2Gi");
+        assert!(refusal_causes(&grown, Some(&spaced), 36).is_empty());
     }
 }

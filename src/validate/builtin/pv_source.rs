@@ -278,7 +278,7 @@ mod tests {
     fn local_and_namespaced_secret_references() {
         assert_eq!(
             pv(
-                r#""local":{"path":""},"nodeAffinity":{"required":{"nodeSelectorTerms":[]}}"#,
+                r#""local":{"path":""},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"kubernetes.io/hostname","operator":"In","values":["node-1"]}]}]}}"#,
                 "pv1"
             )
             .unwrap(),
