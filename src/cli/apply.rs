@@ -100,6 +100,17 @@ pub struct Predicted<'a> {
     /// Fields of the live snapshot that the server's decoding drops.
     pub dropped: &'a [String],
     pub outcome: Outcome,
+    /// The server's warnings (`Warning: <text>` on stderr), their texts.
+    pub warnings: Vec<String>,
+}
+
+/// The texts of the server's `Warning: …` lines among printed warnings.
+pub fn server_warnings(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("Warning: "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Runs every apply request, with a progress bar on a terminal for large inputs.
@@ -153,6 +164,7 @@ pub fn predict_one<'a>(
             live,
             dropped: pair.live.map_or(&[][..], |i| &live_objects[i].dropped),
             outcome,
+            warnings: server_warnings(warnings),
         }),
         Err(e) => {
             // Blame the live snapshot, at its first bad node, when it is the object that

@@ -161,6 +161,7 @@ impl<'a> ClientPredicted<'a> {
             live: self.live,
             dropped: &[],
             outcome,
+            warnings: super::apply::server_warnings(&self.server_warnings),
         }
     }
 

@@ -163,6 +163,7 @@ fn deletions(loaded: &Loaded, pruned: &[usize], args: &Args) -> Vec<(Sides, Obje
                 fields: fields.clone(),
                 ignored: Vec::new(),
                 invalid: Vec::new(),
+                warnings: Vec::new(),
             };
             let sides = Sides {
                 name,
@@ -425,6 +426,7 @@ pub fn run(args: Args, color: bool) -> anyhow::Result<Status> {
                 Outcome::Invalid { error } => refused::findings(error, &m.origin),
                 _ => Vec::new(),
             },
+            warnings: refused::warning_findings(&r.warnings, &m.origin),
         });
     }
     for (s, change) in deleted {

@@ -37,6 +37,33 @@ pub fn findings(error: &StatusError, origin: &Origin) -> Vec<Finding> {
         .collect()
 }
 
+/// The warnings the server sends back for an object, placed on the field each names when it
+/// starts with a field path (`spec.template.spec.nodeSelector[…]: deprecated …`), else on the
+/// object.
+pub fn warning_findings(warnings: &[String], origin: &Origin) -> Vec<Finding> {
+    warnings
+        .iter()
+        .map(|text| {
+            let path = warning_path(text);
+            let at = super::report::field_position(origin, path);
+            Finding {
+                path: path.to_string(),
+                message: text.clone(),
+                line: at.line,
+                column: at.column,
+            }
+        })
+        .collect()
+}
+
+/// The field path a warning starts with (the text before `: `, when it has no spaces), or "".
+pub fn warning_path(text: &str) -> &str {
+    text.split_once(": ")
+        .map(|(head, _)| head)
+        .filter(|head| !head.contains(' '))
+        .unwrap_or("")
+}
+
 /// The closing lines of `apply` for objects that were not applied.
 pub fn not_applied(conflicts: usize, invalid: usize) -> String {
     let mut out = String::new();
@@ -49,4 +76,25 @@ pub fn not_applied(conflicts: usize, invalid: usize) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::warning_path;
+
+    #[test]
+    fn a_warning_names_its_field_when_it_starts_with_a_path() {
+        assert_eq!(
+            warning_path(
+                "spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14"
+            ),
+            "spec.template.spec.nodeSelector[beta.kubernetes.io/os]"
+        );
+        assert_eq!(
+            warning_path(
+                "volume \"config\" (ConfigMap \"envoy\"): overlapping paths: \"a\" with \"a\""
+            ),
+            ""
+        );
+    }
 }

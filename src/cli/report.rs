@@ -184,7 +184,17 @@ pub fn findings_of(
                     .map(|report| conflict_findings(&report, &m.origin))
                     .unwrap_or_default(),
                 Outcome::Invalid { error } => refusal_diagnostics(error, &m.origin, &object),
-                Outcome::Applied { .. } => Vec::new(),
+                Outcome::Applied { .. } => r
+                    .warnings
+                    .iter()
+                    .map(|w| Diagnostic {
+                        rule: Rule::ServerWarning,
+                        level: Level::Warning,
+                        message: format!("Warning: {w}"),
+                        object: Some(object.clone()),
+                        location: locate(&m.origin, super::refused::warning_path(w)),
+                    })
+                    .collect(),
             };
             CheckedObject {
                 object,

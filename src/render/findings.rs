@@ -15,15 +15,18 @@ pub enum Rule {
     InvalidObject,
     /// A precondition does not hold (HTTP 409, e.g. a resourceVersion or UID mismatch).
     Precondition,
+    /// The API server accepts the object with a warning (kubectl's `Warning: …`).
+    ServerWarning,
 }
 
 impl Rule {
     /// Every rule, in the order SARIF lists them (a result's `ruleIndex` points into it).
-    pub const ALL: [Rule; 4] = [
+    pub const ALL: [Rule; 5] = [
         Rule::Conflict,
         Rule::InvalidInput,
         Rule::InvalidObject,
         Rule::Precondition,
+        Rule::ServerWarning,
     ];
 
     pub fn id(self) -> &'static str {
@@ -32,6 +35,7 @@ impl Rule {
             Rule::InvalidInput => "kssa/invalid-input",
             Rule::InvalidObject => "kssa/invalid-object",
             Rule::Precondition => "kssa/precondition",
+            Rule::ServerWarning => "kssa/server-warning",
         }
     }
 
@@ -42,6 +46,7 @@ impl Rule {
             Rule::InvalidInput => "InvalidInput",
             Rule::InvalidObject => "InvalidObject",
             Rule::Precondition => "PreconditionFailed",
+            Rule::ServerWarning => "ServerWarning",
         }
     }
 
@@ -51,6 +56,7 @@ impl Rule {
             Rule::InvalidInput => "An input file, document or manifest cannot be read",
             Rule::InvalidObject => "The API server would reject the object as invalid",
             Rule::Precondition => "A precondition of the write does not hold",
+            Rule::ServerWarning => "The API server would accept the object with a warning",
         }
     }
 
@@ -61,6 +67,7 @@ impl Rule {
             Rule::InvalidInput => "rule-kssainvalid-input",
             Rule::InvalidObject => "rule-kssainvalid-object",
             Rule::Precondition => "rule-kssaprecondition",
+            Rule::ServerWarning => "rule-kssaserver-warning",
         }
     }
 

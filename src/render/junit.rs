@@ -2,7 +2,7 @@
 //! input file, a `testcase` per object, a `failure` for each object with findings and an
 //! `error` for an input that cannot be read.
 
-use super::findings::{Diagnostic, Diagnostics};
+use super::findings::{Diagnostic, Diagnostics, Level};
 
 /// Text for XML 1.0: markup characters escaped; control characters XML cannot carry (colour
 /// codes, say) dropped. In attributes, line breaks and tabs are kept as character references.
@@ -88,7 +88,13 @@ fn suites(findings: &Diagnostics) -> Vec<Suite> {
             Case {
                 name: o.object.clone(),
                 classname: format!("kssa.{}", findings.command),
-                failure: o.findings.clone(),
+                // A warning does not fail the object's test case.
+                failure: o
+                    .findings
+                    .iter()
+                    .filter(|f| f.level != Level::Warning)
+                    .cloned()
+                    .collect(),
                 error: Vec::new(),
             },
         ));

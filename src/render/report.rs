@@ -57,6 +57,8 @@ pub struct ObjectChange {
     pub ignored: Vec<IgnoredChange>,
     /// Why the server refuses an invalid object: one finding per field.
     pub invalid: Vec<Finding>,
+    /// The warnings the server sends back for a valid write, on the fields they name.
+    pub warnings: Vec<Finding>,
 }
 
 /// One refusal of a field of an object, renderer-neutral: the field path as the server prints
@@ -170,17 +172,10 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
                 .collect();
             m.insert("conflicts".into(), Value::List(conflicts));
             if !c.invalid.is_empty() {
-                let findings = c
-                    .invalid
-                    .iter()
-                    .map(|f| {
-                        let mut fm = Map::default();
-                        fm.insert("path".into(), s(&f.path));
-                        fm.insert("message".into(), s(&f.message));
-                        Value::Map(fm)
-                    })
-                    .collect();
-                m.insert("invalid".into(), Value::List(findings));
+                m.insert("invalid".into(), findings_value(&c.invalid));
+            }
+            if !c.warnings.is_empty() {
+                m.insert("warnings".into(), findings_value(&c.warnings));
             }
             m.insert("changes".into(), field_changes_value(&c.fields));
             m.insert("ignored".into(), ignored_changes_value(&c.ignored));
@@ -205,6 +200,20 @@ pub fn render_changes_json(changes: &[ObjectChange]) -> String {
     top.insert("objects".into(), Value::List(objects));
     top.insert("summary".into(), Value::Map(sm));
     to_json_string_pretty(&Value::Map(top)) + "\n"
+}
+
+/// Findings as JSON: `{path, message}` each.
+fn findings_value(findings: &[Finding]) -> Value {
+    let list = findings
+        .iter()
+        .map(|f| {
+            let mut fm = Map::default();
+            fm.insert("path".into(), Value::from(f.path.as_str()));
+            fm.insert("message".into(), Value::from(f.message.as_str()));
+            Value::Map(fm)
+        })
+        .collect();
+    Value::List(list)
 }
 
 /// Escapes a workflow-command message (`%`, CR, LF) or property (also `:` and `,`).
@@ -239,22 +248,32 @@ fn annotation(
 
 /// GitHub Actions workflow commands: a notice per created or changed object (with its diff), an
 /// error per conflicting field, on the line of the manifest that sets it, and per refusal of an
-/// invalid object.
+/// invalid object, and a warning per warning the server sends back, on the field it names.
 pub fn render_github(changes: &[ObjectChange]) -> String {
     let mut out = String::new();
     for c in changes {
-        if c.change == ChangeKind::Invalid {
-            for f in &c.invalid {
-                let message = format!("{} is invalid: {}", c.name, f.message);
-                out.push_str(&annotation(
-                    "error",
-                    &c.file,
-                    f.line,
-                    Some(f.column),
-                    "kssa invalid",
-                    &message,
-                ));
+        let on_fields = |out: &mut String, findings: &[Finding], level, title, what: &str| {
+            for f in findings {
+                let message = format!("{}{what}{}", c.name, f.message);
+                let col = Some(f.column);
+                out.push_str(&annotation(level, &c.file, f.line, col, title, &message));
             }
+        };
+        on_fields(
+            &mut out,
+            &c.warnings,
+            "warning",
+            "kssa warning",
+            ": Warning: ",
+        );
+        if c.change == ChangeKind::Invalid {
+            on_fields(
+                &mut out,
+                &c.invalid,
+                "error",
+                "kssa invalid",
+                " is invalid: ",
+            );
             continue;
         }
         let (title, message) = match c.change {
@@ -322,6 +341,7 @@ mod tests {
             }],
             fields: Vec::new(),
             ignored: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -360,5 +380,21 @@ mod tests {
             "::notice file=m.yaml,line=3,title=kssa diff::v1.ConfigMap.default.c will change%0A-a%0A+b\n\
              ::error file=m.yaml,line=7,col=3,title=kssa conflicts::v1.ConfigMap.default.c: applying .data.k conflicts with other\n"
         );
+    }
+
+    #[test]
+    fn warnings_are_annotated_on_their_fields() {
+        let mut c = change(ChangeKind::Unchanged);
+        c.warnings = vec![Finding {
+            path: "spec.x".into(),
+            message: "spec.x: deprecated".into(),
+            line: 9,
+            column: 5,
+        }];
+        assert_eq!(
+            render_github(&[c.clone()]),
+            "::warning file=m.yaml,line=9,col=5,title=kssa warning::v1.ConfigMap.default.c: Warning: spec.x: deprecated\n"
+        );
+        assert!(render_changes_json(&[c]).contains("\"warnings\": ["));
     }
 }
