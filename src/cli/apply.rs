@@ -226,7 +226,10 @@ fn server_apply(
         Err(WriteError::Conflicts { conflicts, message }) => {
             Ok(Outcome::Conflicts { conflicts, message })
         }
-        Err(WriteError::Refused(error)) => Ok(Outcome::Invalid { error }),
+        Err(WriteError::Refused(error, sent)) => {
+            warnings.extend(sent);
+            Ok(Outcome::Invalid { error })
+        }
         Err(e) => Err(e),
     }
 }

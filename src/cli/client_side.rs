@@ -111,8 +111,9 @@ pub fn predict<'a>(
                     server_warnings = s.warnings;
                     Some(s.object)
                 }
-                Err(StoreError::Write(WriteError::Refused(e))) => {
+                Err(StoreError::Write(WriteError::Refused(e, warnings))) => {
                     refused = Some(e);
+                    server_warnings = warnings;
                     None
                 }
                 Err(e) => {

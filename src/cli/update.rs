@@ -124,7 +124,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }),
     };
     let outcome = match write(stored, &new, &kind, &req) {
-        Err(WriteError::Refused(error)) => {
+        Err(WriteError::Refused(error, warnings)) => {
+            for w in &warnings {
+                eprintln!("{w}");
+            }
             eprint!("{}", super::refused::error_line_at(&title(&new), &error));
             return Ok(Status::Found);
         }

@@ -123,9 +123,11 @@ pub enum WriteError {
     /// The engine failed.
     #[error("{message}")]
     Internal { message: String },
-    /// The server refuses the write (400, 404, 409, 422), as [`crate::validate`] predicts.
+    /// The server refuses the write (400, 404, 409, 422), as [`crate::validate`] predicts,
+    /// with the warnings sent along with the refusal (`Warning: …` lines; the decoder's, when
+    /// validation refuses the object).
     #[error("{0}")]
-    Refused(StatusError),
+    Refused(StatusError, Vec<String>),
 }
 
 /// Whether an applied configuration sets `metadata.managedFields` (even `[]`), which the field
@@ -202,7 +204,9 @@ pub fn write(
         live: live.map(|_| read_for_check.as_ref()),
     });
     let mut warnings = match &check {
-        Some(check) => check.before().map_err(WriteError::Refused)?,
+        Some(check) => check
+            .before()
+            .map_err(|e| WriteError::Refused(e, Vec::new()))?,
         None => Vec::new(),
     };
     // An update body is decoded into the typed object before the field manager sees it, and
@@ -249,7 +253,7 @@ pub fn write(
     if let Some(check) = &check {
         let more = check
             .after(&result, req.defaulting)
-            .map_err(WriteError::Refused)?;
+            .map_err(|e| WriteError::Refused(e, std::mem::take(&mut warnings)))?;
         warnings.extend(more);
         warnings = crate::validate::builtin::warnings::recorded(warnings);
     }
@@ -635,7 +639,7 @@ impl<'a> Context<'a> {
                     message: MESSAGE.into(),
                 }],
             }));
-            return Err(WriteError::Refused(refusal).into());
+            return Err(WriteError::Refused(refusal, Vec::new()).into());
         }
         let typed = self.typed();
         // The server answers a plain error (500): kubectl prints `Error from server: …`.
@@ -645,7 +649,7 @@ impl<'a> Context<'a> {
                 Self::name(config, self.kind)
             );
             let fields = e.0.iter().map(|f| (f.path.clone(), f.message.clone()));
-            WriteError::Refused(StatusError::unknown_at_fields(message, fields))
+            WriteError::Refused(StatusError::unknown_at_fields(message, fields), Vec::new())
         })?;
         typed
             .validate(&live, true)
