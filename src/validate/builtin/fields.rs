@@ -28,10 +28,15 @@ pub(super) fn quantity_text(v: &Value) -> Option<String> {
     }
 }
 
+/// The value under `key`, `null` when absent.
+pub(super) fn child<'v>(v: &'v Value, key: &str) -> &'v Value {
+    static NULL: Value = Value::Null;
+    v.get(key).unwrap_or(&NULL)
+}
+
 /// The object's `spec`, `null` when absent.
 pub(super) fn spec(object: &Value) -> &Value {
-    static NULL: Value = Value::Null;
-    object.get("spec").unwrap_or(&NULL)
+    child(object, "spec")
 }
 
 /// Sets `key` of a map to `value`, or removes it for `None`, as the registry's preparation of

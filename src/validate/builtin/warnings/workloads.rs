@@ -8,7 +8,7 @@
 //! for DaemonSets a changed template, the template generation).
 
 use super::super::super::{formats, Write};
-use super::super::fields::{items, present, spec};
+use super::super::fields::{child, items, present, spec};
 use super::pod::{self, Template};
 use crate::kube::VersionRange;
 use crate::value::Value;
@@ -19,18 +19,13 @@ const NEGATIVE_HISTORY_LIMIT: VersionRange = VersionRange::since(33);
 const COMPLETIONS_SOFT_LIMIT: i64 = 100_000;
 const PARALLELISM_SOFT_LIMIT: i64 = 10_000;
 
-fn field<'v>(v: &'v Value, key: &str) -> &'v Value {
-    static NULL: Value = Value::Null;
-    v.get(key).unwrap_or(&NULL)
-}
-
 /// The pod template under `at` (`spec.template`, `template`, …) of `object`.
 fn template<'v>(object: &'v Value, path: &[&str], at: &'v str) -> Template<'v> {
     let template = object.get_path(path).unwrap_or(&Value::Null);
     Template {
         at,
-        spec: field(template, "spec"),
-        meta: field(template, "metadata"),
+        spec: child(template, "spec"),
+        meta: child(template, "metadata"),
     }
 }
 
@@ -80,7 +75,7 @@ pub fn pod(w: &Write, object: &Value, out: &mut Vec<String>) {
     let t = Template {
         at: "",
         spec: spec(object),
-        meta: field(object, "metadata"),
+        meta: child(object, "metadata"),
     };
     pod::spec_and_meta(&t, w.version(), out);
 }
