@@ -12,6 +12,7 @@ pub mod prune;
 mod registry;
 pub mod selector;
 pub mod served;
+pub mod service_prepare;
 pub mod storage;
 pub mod strategy_prepare;
 mod version;

@@ -257,6 +257,11 @@ pub fn write(
         warnings.extend(more);
         warnings = crate::validate::builtin::warnings::recorded(warnings);
     }
+    // Validation prepared its own copy of a Service (the allocator answers between filling in
+    // and wiping); the object kept gets the part of that preparation the cluster does not decide.
+    if req.defaulting && req.subresource.is_empty() && live.is_some() {
+        crate::kube::service_prepare::settle_update(&mut result, stored);
+    }
     // Compared with the object as stored: at the snapshot's own version, read again only when
     // the write worked on a converted copy.
     let stored_original;

@@ -3,6 +3,7 @@
 //! Ordering and equality follow structured-merge-diff's `value.Compare`/`value.Equals`, which
 //! compare ints and floats numerically; set items and list keys depend on that order.
 
+pub mod access;
 pub(crate) mod go_unicode;
 pub(crate) mod gofmt;
 mod json;

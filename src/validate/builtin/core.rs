@@ -9,6 +9,7 @@ use super::selector::semantic_eq;
 use super::{
     endpoints, pod, pod_annotations, pod_update, probe, service, service_ip, service_update,
 };
+use crate::kube::service_prepare;
 use crate::validate::field::{join, keyed};
 use crate::value::Value;
 use std::collections::HashSet;
@@ -29,7 +30,7 @@ fn is_headless(spec: &Value) -> bool {
 /// ([`service::node_port_out_of_range`]), which answer alone before any validation.
 pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let old_spec = w.live.map(spec);
-    let mut prepared = service_update::prepare(spec(object), old_spec);
+    let mut prepared = service_prepare::prepare_spec(spec(object), old_spec);
     // The allocator answers alone: IP families first, then node ports.
     let refusal = service_ip::ip_family_fields(&prepared, old_spec, w.version());
     if !refusal.is_empty() {
@@ -43,7 +44,7 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
     if let Some(old) = old_spec {
         service_update::allocate_families(&mut prepared, old);
-        service_update::drop_type_dependent(&mut prepared, old);
+        service_prepare::drop_type_dependent(&mut prepared, old);
         service_update::check(&prepared, old, w.version(), errors);
     }
     let spec = &prepared;

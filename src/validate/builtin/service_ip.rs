@@ -46,7 +46,7 @@ fn has_selector(spec: &Value) -> bool {
 
 /// `initIPFamilyFields` up to where the cluster's own configuration matters: the errors the
 /// allocator answers alone, before any validation (`BeginCreate` / `BeginUpdate`), on the spec
-/// as the registry prepared it ([`super::service_update::prepare`]). A stored Service whose IP
+/// as the registry prepared it ([`crate::kube::service_prepare::prepare_spec`]). A stored Service whose IP
 /// fields the write leaves as they are is not checked again.
 pub fn ip_family_fields(
     spec: &Value,
@@ -309,7 +309,7 @@ mod tests {
     fn allocator(spec: &str, old: Option<&str>, minor: u8) -> Vec<String> {
         let v = KubeVersion::new(minor).unwrap();
         let old = old.map(json);
-        let prepared = super::super::service_update::prepare(&json(spec), old.as_ref());
+        let prepared = crate::kube::service_prepare::prepare_spec(&json(spec), old.as_ref());
         ip_family_fields(&prepared, old.as_ref(), KubeVersion::new(37).unwrap())
             .iter()
             .map(|e| e.message(v))
