@@ -7,6 +7,7 @@ pub mod applyset;
 pub mod claim_prepare;
 pub mod convert;
 mod object;
+pub mod pod_gates;
 pub mod pod_prepare;
 pub mod prune;
 mod registry;

@@ -1,16 +1,10 @@
 //! What the strategies of Pods and of the kinds with a pod template do to the pod spec before
-//! validation and storage, where it changes the object rather than only its checks
-//! (k8s.io/kubernetes pkg/api/pod/util.go `dropDisabledFields`, called by every such
-//! strategy's `PrepareForCreate`/`PrepareForUpdate` through `DropDisabledPodFields` and
-//! `DropDisabledTemplateFields`):
-//!
-//! - while ImageVolume is off by default (alpha 1.31–1.32, beta and off 1.33–1.34),
-//!   `dropImageVolumes` removes every `image` volume and the volume mounts naming one, unless
-//!   the stored spec already has an image volume. The write is then accepted without them;
-//! - while EnvFiles is alpha (1.34), `dropFileKeyRefInUse` removes each env var's `fileKeyRef`
-//!   unless the stored spec already has one, leaving a `valueFrom` that names no source.
+//! validation and storage, where it changes the object rather than only its checks: the v1
+//! conversions ([`convert_pod_fields`]), a Pod create's AppArmor version skew
+//! ([`super::apparmor`]) and the fields of gates that are off by default
+//! ([`super::pod_gates`]).
 
-use super::{KubeVersion, VersionRange};
+use super::KubeVersion;
 use crate::value::Value;
 
 /// The core/v1 conversions of a pod spec (k8s.io/kubernetes pkg/apis/core/v1/conversion.go
@@ -49,21 +43,6 @@ pub fn convert_pod_fields(object: &mut Value) {
     }
 }
 
-/// The container lists `VisitContainers` walks.
-const CONTAINER_LISTS: [&str; 3] = ["containers", "initContainers", "ephemeralContainers"];
-
-/// Releases where ImageVolume is off by default (1.30 has no `image` volume source at all).
-const IMAGE_VOLUMES_DROPPED: VersionRange = VersionRange {
-    since: Some(31),
-    until: Some(34),
-};
-
-/// The release where EnvFiles is alpha and off.
-const FILE_KEY_REFS_DROPPED: VersionRange = VersionRange {
-    since: Some(34),
-    until: Some(34),
-};
-
 /// Where the pod spec of a core or workload kind sits.
 fn pod_spec_path(api_version: &str, kind: &str) -> Option<&'static [&'static str]> {
     let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
@@ -92,106 +71,8 @@ pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVe
     let spec = path
         .iter()
         .try_fold(object, |v, k| v.as_map_mut()?.get_mut(k));
-    let Some(spec) = spec else {
-        return;
-    };
-    if IMAGE_VOLUMES_DROPPED.contains(version) && !old_spec.is_some_and(has_image_volume) {
-        drop_image_volumes(spec);
-    }
-    if FILE_KEY_REFS_DROPPED.contains(version) && !old_spec.is_some_and(has_file_key_ref) {
-        drop_file_key_refs(spec);
-    }
-}
-
-/// `podFileKeyRefInUse`: an env var of any container of the pod spec reads a file.
-pub fn has_file_key_ref(spec: &Value) -> bool {
-    CONTAINER_LISTS
-        .iter()
-        .filter_map(|key| spec.get(key).and_then(Value::as_list))
-        .flatten()
-        .filter_map(|c| c.get("env").and_then(Value::as_list))
-        .flatten()
-        .any(|e| {
-            e.get("valueFrom")
-                .and_then(|f| f.get("fileKeyRef"))
-                .is_some_and(|r| !r.is_null())
-        })
-}
-
-/// `dropFileKeyRefInUse`.
-fn drop_file_key_refs(spec: &mut Value) {
-    let Some(map) = spec.as_map_mut() else {
-        return;
-    };
-    for key in CONTAINER_LISTS {
-        let Some(Value::List(containers)) = map.get_mut(key) else {
-            continue;
-        };
-        for c in containers.iter_mut() {
-            let Some(Value::List(vars)) = c.as_map_mut().and_then(|c| c.get_mut("env")) else {
-                continue;
-            };
-            for var in vars.iter_mut() {
-                if let Some(Value::Map(from)) =
-                    var.as_map_mut().and_then(|v| v.get_mut("valueFrom"))
-                {
-                    from.shift_remove("fileKeyRef");
-                }
-            }
-        }
-    }
-}
-
-fn is_image_volume(v: &Value) -> bool {
-    v.get("image").is_some_and(|i| !i.is_null())
-}
-
-fn image_volume_names(spec: &Value) -> Vec<String> {
-    spec.get("volumes")
-        .and_then(Value::as_list)
-        .into_iter()
-        .flatten()
-        .filter(|v| is_image_volume(v))
-        .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_owned))
-        .collect()
-}
-
-/// `imageVolumesInUse`.
-fn has_image_volume(spec: &Value) -> bool {
-    spec.get("volumes")
-        .and_then(Value::as_list)
-        .is_some_and(|vs| {
-            vs.iter()
-                .any(|v| v.get("image").is_some_and(|i| !i.is_null()))
-        })
-}
-
-/// `dropImageVolumes`: the image volumes go, then the mounts naming them in every container.
-fn drop_image_volumes(spec: &mut Value) {
-    let names = image_volume_names(spec);
-    if names.is_empty() {
-        return;
-    }
-    let Some(map) = spec.as_map_mut() else {
-        return;
-    };
-    if let Some(Value::List(volumes)) = map.get_mut("volumes") {
-        volumes.retain(|v| !is_image_volume(v));
-    }
-    for key in CONTAINER_LISTS {
-        let Some(Value::List(containers)) = map.get_mut(key) else {
-            continue;
-        };
-        for c in containers.iter_mut() {
-            if let Some(Value::List(mounts)) =
-                c.as_map_mut().and_then(|c| c.get_mut("volumeMounts"))
-            {
-                mounts.retain(|m| {
-                    let name = m.get("name").and_then(Value::as_str).unwrap_or("");
-                    !names.iter().any(|n| n == name)
-                });
-            }
-        }
+    if let Some(spec) = spec {
+        super::pod_gates::drop_disabled(spec, old_spec, version);
     }
 }
 

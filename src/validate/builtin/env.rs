@@ -70,7 +70,7 @@ pub struct EnvRules {
     pub names: Strictness,
     /// `AllowEnvFilesValidation`: `fileKeyRef` sources are known (EnvFiles, beta and on from
     /// 1.35; in 1.34 only when the stored pod spec already has one, the strategy dropping new
-    /// ones otherwise, see [`crate::kube::pod_prepare`]).
+    /// ones otherwise, see [`crate::kube::pod_gates`]).
     pub files: bool,
 }
 
@@ -83,7 +83,7 @@ const ENV_FILES_FIELD: VersionRange = VersionRange::since(34);
 pub fn files_allowed(old: Option<&Value>, version: KubeVersion) -> bool {
     ENV_FILES_ON.contains(version)
         || (ENV_FILES_FIELD.contains(version)
-            && old.is_some_and(crate::kube::pod_prepare::has_file_key_ref))
+            && old.is_some_and(crate::kube::pod_gates::has_file_key_ref))
 }
 
 /// The env var name rule of `version` when no stored object relaxes it.
