@@ -16,9 +16,6 @@ use std::collections::HashSet;
 /// Label values in required node affinity expressions are checked from 1.33 (kubernetes
 /// #128212, `AllowInvalidLabelValueInRequiredNodeAffinity` false on create).
 const NODE_AFFINITY_VALUES: VersionRange = VersionRange::since(33);
-/// `matchLabelKeys`/`mismatchLabelKeys` of pod affinity terms are dropped while
-/// MatchLabelKeysInPodAffinity is off (beta and on by default from 1.31).
-const MATCH_LABEL_KEYS: VersionRange = VersionRange::since(31);
 
 /// `validateAffinity` of the pod spec at `path`, with what `opts` allows.
 pub fn affinity(
@@ -285,9 +282,7 @@ fn pod_affinity_term(
             ));
         }
     }
-    if MATCH_LABEL_KEYS.contains(version) {
-        match_label_keys(term, path, version, errors);
-    }
+    match_label_keys(term, path, version, errors);
     let topology_key = text(term, "topologyKey");
     if topology_key.is_empty() {
         errors.push(FieldError::required(

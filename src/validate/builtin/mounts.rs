@@ -6,7 +6,7 @@
 use super::super::FieldError;
 use super::fields::{items, present, text};
 use super::volume_source::{local_descending, no_backsteps};
-use crate::kube::{KubeVersion, VersionRange};
+
 use crate::validate::field::{indexed, join};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
@@ -18,17 +18,9 @@ pub type Volumes<'v> = HashMap<&'v str, &'v Value>;
 const PROPAGATIONS: &[&str] = &["Bidirectional", "HostToContainer", "None"];
 /// `RecursiveReadOnlyMode` values, sorted.
 const RECURSIVE_READ_ONLY: &[&str] = &["Disabled", "Enabled", "IfPossible"];
-/// RecursiveReadOnlyMounts: alpha (off, the field dropped) in 1.30, on by default from 1.31.
-const RECURSIVE_READ_ONLY_ON: VersionRange = VersionRange::since(31);
 
 /// `ValidateVolumeMounts` then `ValidateVolumeDevices` for the container `c` at `path`.
-pub fn check(
-    c: &Value,
-    path: &str,
-    volumes: &Volumes,
-    version: KubeVersion,
-    errors: &mut Vec<FieldError>,
-) {
+pub fn check(c: &Value, path: &str, volumes: &Volumes, errors: &mut Vec<FieldError>) {
     let mounts = items(c.get("volumeMounts"));
     let devices = items(c.get("volumeDevices"));
     // Name → path maps (`GetVolumeMountMap`, `GetVolumeDeviceMap`): the last of a name wins.
@@ -46,7 +38,6 @@ pub fn check(
         &device_map,
         &join(path, ".volumeMounts"),
         volumes,
-        version,
         errors,
     );
     volume_devices(
@@ -64,7 +55,6 @@ fn volume_mounts(
     devices: &HashMap<&str, &str>,
     path: &str,
     volumes: &Volumes,
-    version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
     let mut paths = HashSet::new();
@@ -121,9 +111,7 @@ fn volume_mounts(
         if let Some(mode) = propagation {
             mount_propagation(c, mode, &join(path, ".mountPropagation"), errors);
         }
-        if RECURSIVE_READ_ONLY_ON.contains(version) {
-            recursive_read_only(m, propagation, &join(path, ".recursiveReadOnly"), errors);
-        }
+        recursive_read_only(m, propagation, &join(path, ".recursiveReadOnly"), errors);
     }
 }
 

@@ -196,7 +196,7 @@ pub fn spec(
     );
     dns::host_aliases(spec, path, version, errors);
     scheduling::classes(spec, path, errors);
-    pod_os::os(spec, path, version, errors);
+    pod_os::os(spec, path, errors);
     env::file_key_ref_volumes(spec, path, errors);
 }
 
@@ -346,7 +346,7 @@ fn container_common(
     );
     ports(items(c.get("ports")), &join(path, ".ports"), errors);
     env::container(c, path, pod.opts.env, version, errors);
-    mounts::check(c, path, pod.volumes, version, errors);
+    mounts::check(c, path, pod.volumes, errors);
     enumerated(c, "imagePullPolicy", path, PULL_POLICIES, errors);
     resources::container(c, path, pod.context, version, errors);
     pod_misc::resize_policy(c, pod.spec, path, version, errors);

@@ -12,13 +12,6 @@ use crate::value::Value;
 /// `validOS`, sorted as `sets.List` sorts it.
 const OS_NAMES: &[&str] = &["linux", "windows"];
 
-/// `hostUsers` is dropped before validation while UserNamespacesSupport is off: beta and off
-/// by default in 1.30–1.32, on by default from 1.33 (pkg/features kube_features.go; pkg/api/pod
-/// util.go `dropDisabledFields`).
-const HOST_USERS: VersionRange = VersionRange::since(33);
-/// `supplementalGroupsPolicy` is dropped while SupplementalGroupsPolicy is off (until 1.32).
-const SUPPLEMENTAL_GROUPS_POLICY: VersionRange = VersionRange::since(33);
-
 /// The detail of `validateHostUsers`' refusals: the Go field until 1.33, the JSON one after.
 const HOST_USERS_FALSE: &[(VersionRange, &str)] = &[
     (
@@ -41,19 +34,12 @@ const NOT_FOR_LINUX: &str = "windows options cannot be set for a linux pod";
 
 /// `seLinuxChangePolicy` values that pass, per version (pkg/api/pod util.go
 /// `dropSELinuxChangePolicy`, `useOnlyRecursiveSELinuxChangePolicy`; validation.go
-/// `validateSELinuxChangePolicy`): none checked while the SELinuxChangePolicy gate drops the
-/// field (alpha 1.32, absent before); only `Recursive` while SELinuxMount is off by default
-/// (beta 1.33–1.36); both once SELinuxMount is GA (1.37).
-const SELINUX_CHANGE_POLICIES: &[(VersionRange, Option<&[&str]>)] = &[
-    (VersionRange::until(32), None),
-    (
-        VersionRange {
-            since: Some(33),
-            until: Some(36),
-        },
-        Some(&["Recursive"]),
-    ),
-    (VersionRange::since(37), Some(ALL_SELINUX_CHANGE_POLICIES)),
+/// `validateSELinuxChangePolicy`): only `Recursive` while SELinuxMount is off by default
+/// (until 1.36; in 1.32, where SELinuxChangePolicy is alpha, only a stored field survives the
+/// strategy, and a stored one allows both); both once SELinuxMount is GA (1.37).
+const SELINUX_CHANGE_POLICIES: &[(VersionRange, &[&str])] = &[
+    (VersionRange::until(36), &["Recursive"]),
+    (VersionRange::since(37), ALL_SELINUX_CHANGE_POLICIES),
 ];
 /// `validSELinuxChangePolicies`, sorted.
 const ALL_SELINUX_CHANGE_POLICIES: &[&str] = &["MountOption", "Recursive"];
@@ -141,7 +127,7 @@ pub fn host_users(
     errors: &mut Vec<FieldError>,
 ) {
     let no_host_users = |s: &Value| s.get("hostUsers").and_then(Value::as_bool) == Some(false);
-    if !HOST_USERS.contains(version) || !no_host_users(spec) {
+    if !no_host_users(spec) {
         return;
     }
     let detail = version.pick(HOST_USERS_FALSE);
@@ -188,9 +174,7 @@ pub fn selinux_change_policy(
     else {
         return;
     };
-    let Some(mut supported) = version.pick(SELINUX_CHANGE_POLICIES) else {
-        return;
-    };
+    let mut supported = version.pick(SELINUX_CHANGE_POLICIES);
     let in_use = old
         .and_then(|o| o.get("securityContext"))
         .and_then(|sc| present(sc, "seLinuxChangePolicy"))
@@ -210,7 +194,7 @@ pub fn selinux_change_policy(
 
 /// `validateOS` of the pod spec at `path`, then, when the name is valid, `validateLinux` or
 /// `validateWindows` (the last rules of `ValidatePodSpec`).
-pub fn os(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+pub fn os(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let Some(os) = present(spec, "os") else {
         return;
     };
@@ -227,7 +211,7 @@ pub fn os(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Field
     } else if name == "linux" {
         linux(spec, path, errors);
     } else {
-        windows(spec, path, version, errors);
+        windows(spec, path, errors);
     }
 }
 
@@ -259,52 +243,24 @@ enum Place {
     SpecTrue,
 }
 
-/// The pod-level fields `validateWindows` refuses, in its order, with the versions in which
-/// the field reaches validation (gated fields are dropped before it).
-const WINDOWS_POD_FIELDS: &[(&str, Place, VersionRange)] = &[
-    (
-        "appArmorProfile",
-        Place::SecurityContext,
-        VersionRange::ALWAYS,
-    ),
-    (
-        "seLinuxOptions",
-        Place::SecurityContext,
-        VersionRange::ALWAYS,
-    ),
-    ("hostUsers", Place::Spec, HOST_USERS),
-    ("hostPID", Place::SpecTrue, VersionRange::ALWAYS),
-    ("hostIPC", Place::SpecTrue, VersionRange::ALWAYS),
-    (
-        "seccompProfile",
-        Place::SecurityContext,
-        VersionRange::ALWAYS,
-    ),
-    ("fsGroup", Place::SecurityContext, VersionRange::ALWAYS),
-    (
-        "fsGroupChangePolicy",
-        Place::SecurityContext,
-        VersionRange::ALWAYS,
-    ),
-    ("sysctls", Place::SecurityContextList, VersionRange::ALWAYS),
-    ("shareProcessNamespace", Place::Spec, VersionRange::ALWAYS),
-    ("runAsUser", Place::SecurityContext, VersionRange::ALWAYS),
-    ("runAsGroup", Place::SecurityContext, VersionRange::ALWAYS),
-    (
-        "supplementalGroups",
-        Place::SecurityContext,
-        VersionRange::ALWAYS,
-    ),
-    (
-        "supplementalGroupsPolicy",
-        Place::SecurityContext,
-        SUPPLEMENTAL_GROUPS_POLICY,
-    ),
-    (
-        "seLinuxChangePolicy",
-        Place::SecurityContext,
-        VersionRange::since(33),
-    ),
+/// The pod-level fields `validateWindows` refuses, in its order (a field whose feature gate is
+/// off is dropped before, [`crate::kube::pod_gates`]).
+const WINDOWS_POD_FIELDS: &[(&str, Place)] = &[
+    ("appArmorProfile", Place::SecurityContext),
+    ("seLinuxOptions", Place::SecurityContext),
+    ("hostUsers", Place::Spec),
+    ("hostPID", Place::SpecTrue),
+    ("hostIPC", Place::SpecTrue),
+    ("seccompProfile", Place::SecurityContext),
+    ("fsGroup", Place::SecurityContext),
+    ("fsGroupChangePolicy", Place::SecurityContext),
+    ("sysctls", Place::SecurityContextList),
+    ("shareProcessNamespace", Place::Spec),
+    ("runAsUser", Place::SecurityContext),
+    ("runAsGroup", Place::SecurityContext),
+    ("supplementalGroups", Place::SecurityContext),
+    ("supplementalGroupsPolicy", Place::SecurityContext),
+    ("seLinuxChangePolicy", Place::SecurityContext),
 ];
 
 /// The container security context fields `validateWindows` refuses, in its order.
@@ -323,13 +279,10 @@ const WINDOWS_CONTAINER_FIELDS: &[&str] = &[
 
 /// `validateWindows`: the Linux-only fields of the pod, then of each container's security
 /// context.
-fn windows(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+fn windows(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     static NULL: Value = Value::Null;
     let sc = spec.get("securityContext").unwrap_or(&NULL);
-    for (key, place, versions) in WINDOWS_POD_FIELDS {
-        if !versions.contains(version) {
-            continue;
-        }
+    for (key, place) in WINDOWS_POD_FIELDS {
         let (set, field) = match place {
             Place::SecurityContext => (present(sc, key).is_some(), "securityContext."),
             Place::SecurityContextList => (!items(sc.get(key)).is_empty(), "securityContext."),

@@ -7,7 +7,7 @@ use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
 use super::volume_source::local_descending;
 use super::{sysctl, windows_options};
-use crate::kube::{KubeVersion, VersionRange};
+use crate::kube::KubeVersion;
 use crate::validate::field::join;
 use crate::value::{Map, Value};
 
@@ -21,12 +21,6 @@ const SECCOMP_TYPES: &[&str] = &["Localhost", "RuntimeDefault", "Unconfined"];
 const APPARMOR_TYPES: &[&str] = &["Localhost", "RuntimeDefault", "Unconfined"];
 /// `ValidateProcMountType`'s list.
 const PROC_MOUNT_TYPES: &[&str] = &["Default", "Unmasked"];
-
-/// `supplementalGroupsPolicy` is dropped before validation while the SupplementalGroupsPolicy
-/// gate is off (alpha in 1.31, on by default from 1.33: pkg/features kube_features.go).
-const SUPPLEMENTAL_GROUPS_POLICY: VersionRange = VersionRange::since(33);
-/// `procMount` is dropped while ProcMountType is off (beta and on by default from 1.33).
-const PROC_MOUNT: VersionRange = VersionRange::since(33);
 
 /// `AppArmorProfile.localhostProfile`'s limit (`PATH_MAX - 1`).
 const MAX_LOCALHOST_PROFILE_LENGTH: usize = 4095;
@@ -83,7 +77,7 @@ pub fn pod(
     seccomp(present(sc, "seccompProfile"), &at, errors);
     windows_options::check(present(sc, "windowsOptions"), &at, errors);
     app_armor(present(sc, "appArmorProfile"), &at, version, errors);
-    if SUPPLEMENTAL_GROUPS_POLICY.contains(version) {
+    {
         if let Some(policy) = present(sc, "supplementalGroupsPolicy") {
             let policy = policy.as_str().unwrap_or("");
             if !SUPPLEMENTAL_GROUPS_POLICIES.contains(&policy) {
@@ -113,7 +107,7 @@ pub fn container(
     let at = join(path, ".securityContext");
     id(sc, "runAsUser", &at, errors);
     id(sc, "runAsGroup", &at, errors);
-    if PROC_MOUNT.contains(version) {
+    {
         if let Some(mount) = present(sc, "procMount") {
             let mount = mount.as_str().unwrap_or("");
             let field = join(&at, ".procMount");

@@ -83,12 +83,16 @@ fn profiles_and_policies() {
             "spec.securityContext.supplementalGroupsPolicy: Unsupported value: \"Loose\": supported values: \"Merge\", \"Strict\"",
         ]
     );
-    // The gate was off before 1.33: the field is dropped, not refused.
-    assert!(pod_messages(
-        r#"{"securityContext":{"supplementalGroupsPolicy":"Loose"}}"#,
-        32
-    )
-    .is_empty());
+    // Before 1.33 the strategy drops the field unless the stored spec uses it
+    // (crate::kube::pod_gates); one that reaches validation is checked.
+    assert_eq!(
+        pod_messages(
+            r#"{"securityContext":{"supplementalGroupsPolicy":"Loose"}}"#,
+            32
+        )
+        .len(),
+        1
+    );
 }
 
 #[test]
@@ -126,7 +130,7 @@ fn privileged_without_escalation_quotes_the_context() {
 }
 
 #[test]
-fn proc_mount_from_1_33() {
+fn proc_mount_values_and_host_users() {
     let sc = r#"{"procMount":"Unmasked","runAsUser":-2}"#;
     assert_eq!(
         container_messages(sc, 33),
@@ -135,7 +139,9 @@ fn proc_mount_from_1_33() {
             "spec.containers[0].securityContext.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`",
         ]
     );
-    assert_eq!(container_messages(sc, 32).len(), 1);
+    // Before 1.33 the strategy makes a new proc mount `Default` (crate::kube::pod_gates); a
+    // stored one reaches validation.
+    assert_eq!(container_messages(sc, 32).len(), 2);
     assert_eq!(
         container_messages(r#"{"procMount":"Masked"}"#, 37),
         ["spec.containers[0].securityContext.procMount: Unsupported value: \"Masked\": supported values: \"Default\", \"Unmasked\""]
