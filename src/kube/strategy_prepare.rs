@@ -1,6 +1,7 @@
 //! What the registry strategies' `PrepareForCreate` / `PrepareForUpdate` do to an object before
 //! validation and storage, per kind: claims and volumes ([`super::claim_prepare`]), pod specs
-//! ([`super::pod_prepare`]), and Services' gated fields ([`super::service_prepare`]).
+//! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]) and the other
+//! kinds' ([`super::kind_gates`]).
 
 use super::KubeVersion;
 use crate::value::Value;
@@ -10,6 +11,7 @@ pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
     super::claim_prepare::prepare_claim(object, old, version);
     super::pod_prepare::prepare_pod_spec(object, old, version);
     super::service_prepare::drop_disabled_fields(object, old, version);
+    super::kind_gates::drop_disabled(object, old, version);
 }
 
 #[cfg(test)]

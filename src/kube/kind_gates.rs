@@ -1,0 +1,383 @@
+//! The fields of kinds other than Pods that a registry strategy keeps out of the stored object
+//! while their feature gate is off by default (the strategies' `PrepareForCreate` /
+//! `PrepareForUpdate` and their `dropDisabled…` helpers in k8s.io/kubernetes pkg/registry, and
+//! the CustomResourceDefinition strategy in apiextensions-apiserver). A field is dropped unless
+//! the stored object already uses it, and the write is then accepted without it. The gates'
+//! defaults per release were read in pkg/features (and the apiserver's and apiextensions'
+//! gates as pkg/features overrides them) of 1.30–1.36; for 1.37, whose source could not be
+//! read, a gate that was alpha or off in 1.36 is taken as still off. Pod specs have their own
+//! table ([`super::pod_gates`]).
+
+use super::{KubeVersion, VersionRange};
+use crate::value::Value;
+
+/// When a stored object keeps the field.
+#[derive(Clone, Copy, PartialEq)]
+enum Kept {
+    /// When the stored object uses any of the `in_use` paths.
+    WhenStoredUses,
+    /// Always on update: the drop is a create's only (the field is immutable).
+    OnUpdate,
+    /// Never: the drop has no in-use check.
+    Never,
+}
+
+/// One gated drop. Paths are dotted, `[]` after a name walks the items of that list, `*` the
+/// values of a map.
+struct GatedFields {
+    api_version: &'static str,
+    kind: &'static str,
+    /// The releases whose default leaves the gate off.
+    off: VersionRange,
+    drop: &'static [&'static str],
+    in_use: &'static [&'static str],
+    kept: Kept,
+}
+
+const fn releases(since: u8, until: u8) -> VersionRange {
+    VersionRange {
+        since: Some(since),
+        until: Some(until),
+    }
+}
+
+const fn gated(
+    api_version: &'static str,
+    kind: &'static str,
+    off: VersionRange,
+    drop: &'static [&'static str],
+) -> GatedFields {
+    GatedFields {
+        api_version,
+        kind,
+        off,
+        drop,
+        in_use: drop,
+        kept: Kept::WhenStoredUses,
+    }
+}
+
+const CLAIM_CAPACITY: &[&str] = &[
+    "spec.devices.requests[].exactly.capacity",
+    "spec.devices.requests[].firstAvailable[].capacity",
+];
+const CLAIM_CAPACITY_IN_USE: &[&str] = &[
+    "spec.devices.constraints[].distinctAttribute",
+    "spec.devices.requests[].exactly.capacity",
+    "spec.devices.requests[].firstAvailable[].capacity",
+];
+const TEMPLATE_CAPACITY: &[&str] = &[
+    "spec.spec.devices.requests[].exactly.capacity",
+    "spec.spec.devices.requests[].firstAvailable[].capacity",
+];
+const TEMPLATE_CAPACITY_IN_USE: &[&str] = &[
+    "spec.spec.devices.constraints[].distinctAttribute",
+    "spec.spec.devices.requests[].exactly.capacity",
+    "spec.spec.devices.requests[].firstAvailable[].capacity",
+];
+const SLICE_PARTITIONS: &[&str] = &[
+    "spec.sharedCounters",
+    "spec.perDeviceNodeSelection",
+    "spec.devices[].consumesCounters",
+    "spec.devices[].nodeName",
+    "spec.devices[].nodeSelector",
+    "spec.devices[].allNodes",
+];
+
+const GATED: &[GatedFields] = &[
+    // MaxUnavailableStatefulSet (statefulset/strategy.go `dropStatefulSetDisabledFields`):
+    // alpha until 1.34, beta and still off in 1.35–1.36.
+    gated(
+        "apps/v1",
+        "StatefulSet",
+        VersionRange::ALWAYS,
+        &["spec.updateStrategy.rollingUpdate.maxUnavailable"],
+    ),
+    // JobManagedBy (job/strategy.go `PrepareForCreate`): on from 1.32; the field is immutable.
+    GatedFields {
+        kept: Kept::OnUpdate,
+        ..gated(
+            "batch/v1",
+            "Job",
+            VersionRange::until(31),
+            &["spec.managedBy"],
+        )
+    },
+    // JobSuccessPolicy: on from 1.31.
+    gated(
+        "batch/v1",
+        "Job",
+        VersionRange::until(30),
+        &["spec.successPolicy"],
+    ),
+    // CoordinatedLeaderElection (lease/strategy.go), each field kept on its own.
+    gated(
+        "coordination.k8s.io/v1",
+        "Lease",
+        VersionRange::since(31),
+        &["spec.strategy"],
+    ),
+    gated(
+        "coordination.k8s.io/v1",
+        "Lease",
+        VersionRange::since(31),
+        &["spec.preferredHolder"],
+    ),
+    // PreferSameTrafficDistribution (endpointslice/strategy.go `dropDisabledFieldsOnCreate`/
+    // `…OnUpdate`): alpha in 1.33.
+    gated(
+        "discovery.k8s.io/v1",
+        "EndpointSlice",
+        releases(33, 33),
+        &["endpoints[].hints.forNodes"],
+    ),
+    // HPAConfigurableTolerance (horizontalpodautoscaler/strategy.go `dropDisabledFields`).
+    gated(
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        releases(33, 34),
+        &[
+            "spec.behavior.scaleUp.tolerance",
+            "spec.behavior.scaleDown.tolerance",
+        ],
+    ),
+    // MutableCSINodeAllocatableCount, VolumeLimitScaling (csidriver/strategy.go).
+    gated(
+        "storage.k8s.io/v1",
+        "CSIDriver",
+        releases(33, 34),
+        &["spec.nodeAllocatableUpdatePeriodSeconds"],
+    ),
+    gated(
+        "storage.k8s.io/v1",
+        "CSIDriver",
+        VersionRange::since(36),
+        &["spec.preventPodSchedulingIfMissing"],
+    ),
+    // CustomResourceFieldSelectors (apiextensions customresourcedefinition/strategy.go
+    // `dropSelectableFields`): beta and on from 1.31.
+    gated(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        VersionRange::until(30),
+        &["spec.versions[].selectableFields"],
+    ),
+    // Node (node/strategy.go `dropDisabledFields`): 1.30 wipes `runtimeHandlers` without
+    // looking at the stored Node (RecursiveReadOnlyMounts off); SupplementalGroupsPolicy,
+    // NodeDeclaredFeatures.
+    GatedFields {
+        kept: Kept::Never,
+        ..gated(
+            "v1",
+            "Node",
+            VersionRange::until(30),
+            &["status.runtimeHandlers"],
+        )
+    },
+    gated("v1", "Node", releases(31, 32), &["status.features"]),
+    gated("v1", "Node", releases(35, 35), &["status.declaredFeatures"]),
+    // DRAExtendedResource (deviceclass/strategy.go).
+    gated(
+        "resource.k8s.io/v1",
+        "DeviceClass",
+        releases(34, 35),
+        &["spec.extendedResourceName"],
+    ),
+    // DRAConsumableCapacity (resourceclaim and resourceclaimtemplate strategy.go in 1.34,
+    // pkg/api/resourceclaimspec from 1.35): 1.34 meant to drop `distinctAttribute` too but
+    // cleared a copy of each constraint, which 1.35 fixed.
+    GatedFields {
+        in_use: CLAIM_CAPACITY_IN_USE,
+        ..gated(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            releases(34, 35),
+            CLAIM_CAPACITY,
+        )
+    },
+    GatedFields {
+        in_use: CLAIM_CAPACITY_IN_USE,
+        ..gated(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            releases(35, 35),
+            &["spec.devices.constraints[].distinctAttribute"],
+        )
+    },
+    GatedFields {
+        in_use: TEMPLATE_CAPACITY_IN_USE,
+        ..gated(
+            "resource.k8s.io/v1",
+            "ResourceClaimTemplate",
+            releases(34, 35),
+            TEMPLATE_CAPACITY,
+        )
+    },
+    GatedFields {
+        in_use: TEMPLATE_CAPACITY_IN_USE,
+        ..gated(
+            "resource.k8s.io/v1",
+            "ResourceClaimTemplate",
+            releases(35, 35),
+            &["spec.spec.devices.constraints[].distinctAttribute"],
+        )
+    },
+    // DRADeviceTaints: a claim's tolerations (resourceclaimspec, from 1.35), a slice's taints.
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceClaim",
+        releases(35, 35),
+        &[
+            "spec.devices.requests[].exactly.tolerations",
+            "spec.devices.requests[].firstAvailable[].tolerations",
+        ],
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceClaimTemplate",
+        releases(35, 35),
+        &[
+            "spec.spec.devices.requests[].exactly.tolerations",
+            "spec.spec.devices.requests[].firstAvailable[].tolerations",
+        ],
+    ),
+    // resourceslice/strategy.go `dropDisabled…Fields`.
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        releases(34, 35),
+        &["spec.devices[].taints"],
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        releases(34, 35),
+        SLICE_PARTITIONS,
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        releases(34, 35),
+        &[
+            "spec.devices[].bindingConditions",
+            "spec.devices[].bindingFailureConditions",
+            "spec.devices[].bindsToNode",
+        ],
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        releases(34, 35),
+        &[
+            "spec.devices[].allowMultipleAllocations",
+            "spec.devices[].capacity.*.requestPolicy",
+        ],
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        VersionRange::since(36),
+        &["spec.devices[].nodeAllocatableResourceMappings"],
+    ),
+    gated(
+        "resource.k8s.io/v1",
+        "ResourceSlice",
+        VersionRange::since(36),
+        &[
+            "spec.devices[].attributes.*.bools",
+            "spec.devices[].attributes.*.ints",
+            "spec.devices[].attributes.*.strings",
+            "spec.devices[].attributes.*.versions",
+        ],
+    ),
+];
+
+/// Drops from `object` the fields its kind's strategy drops in `version`; `old` is the stored
+/// object on update.
+pub fn drop_disabled(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
+    let (api_version, kind) = (text("apiVersion").to_owned(), text("kind").to_owned());
+    for gated in GATED {
+        if gated.api_version != api_version || gated.kind != kind || !gated.off.contains(version) {
+            continue;
+        }
+        let kept = match (gated.kept, old) {
+            (Kept::Never, _) | (_, None) => false,
+            (Kept::OnUpdate, Some(_)) => true,
+            (Kept::WhenStoredUses, Some(old)) => gated.in_use.iter().any(|p| uses(old, p)),
+        };
+        if !kept {
+            for path in gated.drop {
+                remove(object, &segments(path));
+            }
+        }
+    }
+}
+
+enum Segment<'a> {
+    Key(&'a str),
+    Items,
+    Values,
+}
+
+fn segments(path: &str) -> Vec<Segment<'_>> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        match part {
+            "*" => out.push(Segment::Values),
+            _ => match part.strip_suffix("[]") {
+                Some(key) => out.extend([Segment::Key(key), Segment::Items]),
+                None => out.push(Segment::Key(part)),
+            },
+        }
+    }
+    out
+}
+
+/// Set: not `null`, and not an empty list or map (Go's nil pointer, empty slice or map).
+fn is_set(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::List(l) => !l.is_empty(),
+        Value::Map(m) => !m.is_empty(),
+        _ => true,
+    }
+}
+
+fn uses(object: &Value, path: &str) -> bool {
+    fn walk(v: &Value, segments: &[Segment]) -> bool {
+        let Some((first, rest)) = segments.split_first() else {
+            return is_set(v);
+        };
+        match (first, v) {
+            (Segment::Key(k), Value::Map(m)) => m.get(k).is_some_and(|c| walk(c, rest)),
+            (Segment::Items, Value::List(l)) => l.iter().any(|c| walk(c, rest)),
+            (Segment::Values, Value::Map(m)) => m.iter().any(|(_, c)| walk(c, rest)),
+            _ => false,
+        }
+    }
+    walk(object, &segments(path))
+}
+
+fn remove(v: &mut Value, segments: &[Segment]) {
+    let Some((first, rest)) = segments.split_first() else {
+        return;
+    };
+    match (first, v) {
+        (Segment::Key(k), Value::Map(m)) if rest.is_empty() => {
+            m.shift_remove(*k);
+        }
+        (Segment::Key(k), Value::Map(m)) => {
+            if let Some(child) = m.get_mut(k) {
+                remove(child, rest);
+            }
+        }
+        (Segment::Items, Value::List(l)) => l.iter_mut().for_each(|c| remove(c, rest)),
+        (Segment::Values, Value::Map(m)) => m.values_mut().for_each(|c| remove(c, rest)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+#[path = "kind_gates_tests.rs"]
+mod tests;
