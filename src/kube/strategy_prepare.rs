@@ -6,12 +6,16 @@
 use super::KubeVersion;
 use crate::value::Value;
 
-/// Prepares `object` as its kind's strategy does; `old` is the stored object on update.
-pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
+/// Prepares `object` as its kind's strategy does; `old` is the stored object on update. A
+/// subresource's strategy (`subresource` not empty) drops none of the other kinds' gated
+/// fields: the Node status strategy, unlike the Node one, keeps them.
+pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion, subresource: &str) {
     super::claim_prepare::prepare_claim(object, old, version);
     super::pod_prepare::prepare_pod_spec(object, old, version);
     super::service_prepare::drop_disabled_fields(object, old, version);
-    super::kind_gates::drop_disabled(object, old, version);
+    if subresource.is_empty() {
+        super::kind_gates::drop_disabled(object, old, version);
+    }
 }
 
 #[cfg(test)]
@@ -25,14 +29,14 @@ mod tests {
           "spec":{"ports":[{"port":80}],"trafficDistribution":"PreferClose"}}"#;
         let v = |m| KubeVersion::new(m).unwrap();
         let mut created = from_json_str(service).unwrap();
-        prepare(&mut created, None, v(30));
+        prepare(&mut created, None, v(30), "");
         assert!(created.get_path(&["spec", "trafficDistribution"]).is_none());
         let stored = from_json_str(service).unwrap();
         let mut updated = from_json_str(service).unwrap();
-        prepare(&mut updated, Some(&stored), v(30));
+        prepare(&mut updated, Some(&stored), v(30), "");
         assert!(updated.get_path(&["spec", "trafficDistribution"]).is_some());
         let mut created = from_json_str(service).unwrap();
-        prepare(&mut created, None, v(31));
+        prepare(&mut created, None, v(31), "");
         assert!(created.get_path(&["spec", "trafficDistribution"]).is_some());
     }
 }

@@ -248,6 +248,7 @@ pub fn write(
             &mut result,
             live.map(|_| stored),
             kind.kube_version,
+            req.subresource,
         );
     }
     if let Some(check) = &check {

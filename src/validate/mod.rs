@@ -197,7 +197,12 @@ impl<'a> Write<'a> {
         let mut copy = object.clone();
         crate::kube::storage::fold_secret_string_data(&mut copy);
         crate::defaults::store(&mut copy, self.kind, crate::defaults::Stage::Defaulted);
-        crate::kube::strategy_prepare::prepare(&mut copy, self.live, self.version());
+        crate::kube::strategy_prepare::prepare(
+            &mut copy,
+            self.live,
+            self.version(),
+            self.subresource,
+        );
         crate::kube::pod_prepare::convert_pod_fields(&mut copy);
         copy
     }
