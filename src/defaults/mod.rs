@@ -12,6 +12,7 @@
 mod admission;
 mod cluster;
 mod dra;
+mod extension_kinds;
 pub(crate) mod gotypes;
 mod image;
 pub mod quantity;

@@ -111,10 +111,21 @@ const SERVICE: &[(&str, Lit)] = &[("sessionAffinity", Str("None")), ("type", Str
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
 /// Defaults a round-tripped object of the OpenAPI definition `type_name`.
+/// The OpenAPI names of apiextensions/v1 CustomResourceDefinition and apiregistration/v1
+/// APIService.
+const CRD_TYPE: &str =
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition";
+const API_SERVICE_TYPE: &str = "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService";
+
 pub(crate) fn default_object(type_name: &str, object: &mut Value) {
     let Some(obj) = object.as_map_mut() else {
         return;
     };
+    match type_name {
+        CRD_TYPE => return super::extension_kinds::custom_resource_definition(obj),
+        API_SERVICE_TYPE => return super::extension_kinds::api_service(obj),
+        _ => {}
+    }
     let kind = type_name.rsplit('.').next().unwrap_or("");
     let group = type_name
         .strip_prefix("io.k8s.api.")
@@ -202,7 +213,7 @@ pub(super) fn child<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
     m.get_mut(key)?.as_map_mut()
 }
 
-fn child_or_insert<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
+pub(super) fn child_or_insert<'a>(m: &'a mut Map, key: &str) -> Option<&'a mut Map> {
     let v = m.entry(key.to_string()).or_insert(Value::Null);
     if v.is_null() {
         *v = Value::Map(Map::default());

@@ -6,6 +6,7 @@ pub mod apparmor;
 pub mod applyset;
 pub mod claim_prepare;
 pub mod convert;
+pub mod crd_prepare;
 pub mod kind_gates;
 mod object;
 pub mod pod_gates;

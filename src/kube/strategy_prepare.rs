@@ -1,7 +1,7 @@
 //! What the registry strategies' `PrepareForCreate` / `PrepareForUpdate` do to an object before
 //! validation and storage, per kind: claims and volumes ([`super::claim_prepare`]), pod specs
-//! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]) and the other
-//! kinds' ([`super::kind_gates`]).
+//! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]), a CustomResourceDefinition's
+//! status ([`super::crd_prepare`]) and the other kinds' gated fields ([`super::kind_gates`]).
 
 use super::KubeVersion;
 use crate::value::Value;
@@ -14,6 +14,7 @@ pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion, su
     super::pod_prepare::prepare_pod_spec(object, old, version);
     super::service_prepare::drop_disabled_fields(object, old, version);
     if subresource.is_empty() {
+        super::crd_prepare::prepare_crd(object, old);
         super::kind_gates::drop_disabled(object, old, version);
     }
 }
