@@ -27,6 +27,8 @@ enum Kept {
 struct GatedFields {
     api_version: &'static str,
     kind: &'static str,
+    /// The subresource whose strategy drops the fields: `""` for the object itself.
+    subresource: &'static str,
     /// The releases whose default leaves the gate off.
     off: VersionRange,
     drop: &'static [&'static str],
@@ -50,6 +52,7 @@ const fn gated(
     GatedFields {
         api_version,
         kind,
+        subresource: "",
         off,
         drop,
         in_use: drop,
@@ -290,15 +293,97 @@ const GATED: &[GatedFields] = &[
             "spec.devices[].attributes.*.versions",
         ],
     ),
+    // Status writes (the status strategy's `PrepareForUpdate`).
+    // DeploymentReplicaSetTerminatingReplicas (deployment and replicaset
+    // strategy.go `dropDisabledStatusFields`).
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "apps/v1",
+            "Deployment",
+            releases(33, 34),
+            &["status.terminatingReplicas"],
+        )
+    },
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "apps/v1",
+            "ReplicaSet",
+            releases(33, 34),
+            &["status.terminatingReplicas"],
+        )
+    },
+    // VolumeAttributesClass, RecoverVolumeExpansionFailure (pkg/api/persistentvolumeclaim
+    // util.go `DropDisabledFieldsFromStatus`), each field kept on its own.
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "v1",
+            "PersistentVolumeClaim",
+            VersionRange::until(33),
+            &["status.currentVolumeAttributesClassName"],
+        )
+    },
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "v1",
+            "PersistentVolumeClaim",
+            VersionRange::until(33),
+            &["status.modifyVolumeStatus"],
+        )
+    },
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "v1",
+            "PersistentVolumeClaim",
+            VersionRange::until(31),
+            &["status.allocatedResources"],
+        )
+    },
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "v1",
+            "PersistentVolumeClaim",
+            VersionRange::until(31),
+            &["status.allocatedResourceStatuses"],
+        )
+    },
+    // MutableCSINodeAllocatableCount (volumeattachment/strategy.go
+    // `volumeAttachmentStatusStrategy.PrepareForUpdate`).
+    GatedFields {
+        subresource: "status",
+        ..gated(
+            "storage.k8s.io/v1",
+            "VolumeAttachment",
+            releases(33, 34),
+            &[
+                "status.attachError.errorCode",
+                "status.detachError.errorCode",
+            ],
+        )
+    },
 ];
 
-/// Drops from `object` the fields its kind's strategy drops in `version`; `old` is the stored
-/// object on update.
-pub fn drop_disabled(object: &mut Value, old: Option<&Value>, version: KubeVersion) {
+/// Drops from `object` the fields its kind's strategy for `subresource` (`""` for the object
+/// itself) drops in `version`; `old` is the stored object on update.
+pub fn drop_disabled(
+    object: &mut Value,
+    old: Option<&Value>,
+    version: KubeVersion,
+    subresource: &str,
+) {
     let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
     let (api_version, kind) = (text("apiVersion").to_owned(), text("kind").to_owned());
     for gated in GATED {
-        if gated.api_version != api_version || gated.kind != kind || !gated.off.contains(version) {
+        let applies = gated.api_version == api_version
+            && gated.kind == kind
+            && gated.subresource == subresource
+            && gated.off.contains(version);
+        if !applies {
             continue;
         }
         let kept = match (gated.kept, old) {

@@ -4,7 +4,12 @@ use crate::value::{from_json_str, to_json_string};
 fn dropped(object: &str, old: Option<&str>, minor: u8) -> String {
     let mut object = from_json_str(object).unwrap();
     let old = old.map(|o| from_json_str(o).unwrap());
-    drop_disabled(&mut object, old.as_ref(), KubeVersion::new(minor).unwrap());
+    drop_disabled(
+        &mut object,
+        old.as_ref(),
+        KubeVersion::new(minor).unwrap(),
+        "",
+    );
     to_json_string(&object)
 }
 
@@ -93,4 +98,27 @@ fn node_runtime_handlers_go_even_when_stored_in_1_30() {
         r#"{"apiVersion":"v1","kind":"Node","status":{}}"#
     );
     assert_eq!(dropped(node, None, 31), same(node));
+}
+
+#[test]
+fn status_strategies_drop_their_own_fields() {
+    let status = |subresource: &str, minor: u8| {
+        let deployment = r#"{"apiVersion":"apps/v1","kind":"Deployment","status":{"replicas":1,"terminatingReplicas":1}}"#;
+        let mut object = from_json_str(deployment).unwrap();
+        let old = from_json_str("{}").unwrap();
+        drop_disabled(
+            &mut object,
+            Some(&old),
+            KubeVersion::new(minor).unwrap(),
+            subresource,
+        );
+        to_json_string(object.get("status").unwrap())
+    };
+    assert_eq!(status("status", 34), r#"{"replicas":1}"#);
+    assert_eq!(
+        status("status", 35),
+        r#"{"replicas":1,"terminatingReplicas":1}"#
+    );
+    // The object's own strategy resets the status instead.
+    assert_eq!(status("", 34), r#"{"replicas":1,"terminatingReplicas":1}"#);
 }

@@ -1,22 +1,23 @@
 //! What the registry strategies' `PrepareForCreate` / `PrepareForUpdate` do to an object before
 //! validation and storage, per kind: claims and volumes ([`super::claim_prepare`]), pod specs
-//! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]), a CustomResourceDefinition's
-//! status ([`super::crd_prepare`]) and the other kinds' gated fields ([`super::kind_gates`]).
+//! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]), a
+//! CustomResourceDefinition's status ([`super::crd_prepare`]) and the other kinds' gated fields
+//! ([`super::kind_gates`]).
 
 use super::KubeVersion;
 use crate::value::Value;
 
-/// Prepares `object` as its kind's strategy does; `old` is the stored object on update. A
-/// subresource's strategy (`subresource` not empty) drops none of the other kinds' gated
-/// fields: the Node status strategy, unlike the Node one, keeps them.
+/// Prepares `object` as its kind's strategy does, or the strategy of `subresource` when not
+/// empty (which drops its own gated fields: the Node status strategy keeps the Node one's);
+/// `old` is the stored object on update.
 pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion, subresource: &str) {
     super::claim_prepare::prepare_claim(object, old, version);
     super::pod_prepare::prepare_pod_spec(object, old, version);
     super::service_prepare::drop_disabled_fields(object, old, version);
     if subresource.is_empty() {
         super::crd_prepare::prepare_crd(object, old);
-        super::kind_gates::drop_disabled(object, old, version);
     }
+    super::kind_gates::drop_disabled(object, old, version, subresource);
 }
 
 #[cfg(test)]
