@@ -377,23 +377,29 @@ pub fn drop_disabled(
     subresource: &str,
 ) {
     let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
-    let (api_version, kind) = (text("apiVersion").to_owned(), text("kind").to_owned());
-    for gated in GATED {
-        let applies = gated.api_version == api_version
-            && gated.kind == kind
-            && gated.subresource == subresource
-            && gated.off.contains(version);
-        if !applies {
-            continue;
-        }
+    let applicable: Vec<&GatedFields> = GATED
+        .iter()
+        .filter(|g| {
+            g.api_version == text("apiVersion")
+                && g.kind == text("kind")
+                && g.subresource == subresource
+                && g.off.contains(version)
+        })
+        .collect();
+    for gated in applicable {
         let kept = match (gated.kept, old) {
             (Kept::Never, _) | (_, None) => false,
             (Kept::OnUpdate, Some(_)) => true,
             (Kept::WhenStoredUses, Some(old)) => gated.in_use.iter().any(|p| uses(old, p)),
         };
         if !kept {
+            // Only a path that is there is walked mutably: the object's maps are shared with
+            // the write's inputs, and a mutable walk copies them.
             for path in gated.drop {
-                remove(object, &segments(path));
+                let path = segments(path);
+                if exists(object, &path) {
+                    remove(object, &path);
+                }
             }
         }
     }
@@ -429,19 +435,26 @@ fn is_set(v: &Value) -> bool {
     }
 }
 
-fn uses(object: &Value, path: &str) -> bool {
-    fn walk(v: &Value, segments: &[Segment]) -> bool {
-        let Some((first, rest)) = segments.split_first() else {
-            return is_set(v);
-        };
-        match (first, v) {
-            (Segment::Key(k), Value::Map(m)) => m.get(k).is_some_and(|c| walk(c, rest)),
-            (Segment::Items, Value::List(l)) => l.iter().any(|c| walk(c, rest)),
-            (Segment::Values, Value::Map(m)) => m.iter().any(|(_, c)| walk(c, rest)),
-            _ => false,
-        }
+/// Whether a value at the end of the path passes `leaf`.
+fn any_at(v: &Value, segments: &[Segment], leaf: fn(&Value) -> bool) -> bool {
+    let Some((first, rest)) = segments.split_first() else {
+        return leaf(v);
+    };
+    match (first, v) {
+        (Segment::Key(k), Value::Map(m)) => m.get(k).is_some_and(|c| any_at(c, rest, leaf)),
+        (Segment::Items, Value::List(l)) => l.iter().any(|c| any_at(c, rest, leaf)),
+        (Segment::Values, Value::Map(m)) => m.iter().any(|(_, c)| any_at(c, rest, leaf)),
+        _ => false,
     }
-    walk(object, &segments(path))
+}
+
+fn uses(object: &Value, path: &str) -> bool {
+    any_at(object, &segments(path), is_set)
+}
+
+/// Whether the field at the end of the path is there (`null` included).
+fn exists(v: &Value, segments: &[Segment]) -> bool {
+    any_at(v, segments, |_| true)
 }
 
 fn remove(v: &mut Value, segments: &[Segment]) {

@@ -22,6 +22,9 @@ struct GatedField {
     off: VersionRange,
     in_use: fn(&Value) -> bool,
     drop: fn(&mut Map),
+    /// Whether `drop` finds nothing to change in a spec `in_use` finds unused: such a spec is
+    /// then left untouched (not copied, its maps being shared with the write's inputs).
+    only_drops_used: bool,
 }
 
 const fn releases(since: u8, until: u8) -> VersionRange {
@@ -37,60 +40,70 @@ const GATED_FIELDS: &[GatedField] = &[
         off: VersionRange::until(32),
         in_use: |s| is_set(s.get("hostUsers")),
         drop: |s| remove(s, "hostUsers"),
+        only_drops_used: true,
     },
     // SupplementalGroupsPolicy
     GatedField {
         off: releases(31, 32),
         in_use: |s| is_set(security_context(s).get("supplementalGroupsPolicy")),
         drop: |s| remove_in_security_context(s, "supplementalGroupsPolicy"),
+        only_drops_used: true,
     },
     // PodLevelResources
     GatedField {
         off: releases(32, 33),
         in_use: pod_level_resources_in_use,
         drop: |s| remove(s, "resources"),
+        only_drops_used: false,
     },
     // ProcMountType
     GatedField {
         off: VersionRange::until(32),
         in_use: proc_mount_in_use,
         drop: default_proc_mounts,
+        only_drops_used: true,
     },
     // MatchLabelKeysInPodAffinity
     GatedField {
         off: VersionRange::until(30),
         in_use: |s| !pod_affinity_terms(s).all(no_label_keys),
         drop: drop_affinity_label_keys,
+        only_drops_used: true,
     },
     // DynamicResourceAllocation
     GatedField {
         off: VersionRange::until(33),
         in_use: |s| !list(s.get("resourceClaims")).is_empty(),
         drop: drop_resource_claims,
+        only_drops_used: false,
     },
     // ClusterTrustBundleProjection
     GatedField {
         off: VersionRange::until(36),
         in_use: |s| projection_in_use(s, "clusterTrustBundle"),
         drop: |s| drop_projection(s, "clusterTrustBundle"),
+        only_drops_used: true,
     },
     // PodCertificateRequest
     GatedField {
         off: VersionRange::since(34),
         in_use: |s| projection_in_use(s, "podCertificate"),
         drop: |s| drop_projection(s, "podCertificate"),
+        only_drops_used: true,
     },
     // GenericWorkload
     GatedField {
         off: releases(35, 35),
         in_use: |s| is_set(s.get("workloadRef")),
         drop: |s| remove(s, "workloadRef"),
+        only_drops_used: true,
     },
     // GenericWorkload
     GatedField {
         off: VersionRange::since(36),
         in_use: |s| is_set(s.get("schedulingGroup")),
         drop: |s| remove(s, "schedulingGroup"),
+        only_drops_used: true,
     },
     // InPlacePodVerticalScaling
     GatedField {
@@ -98,12 +111,14 @@ const GATED_FIELDS: &[GatedField] = &[
         // Until 1.32 only the regular containers count.
         in_use: |s| containers(s, &["containers"]).any(|c| !list(c.get("resizePolicy")).is_empty()),
         drop: |s| for_each_container(s, |c| remove(c, "resizePolicy")),
+        only_drops_used: false,
     },
     // ContainerRestartRules
     GatedField {
         off: releases(34, 34),
         in_use: container_restart_rules_in_use,
         drop: drop_container_restart_rules,
+        only_drops_used: false,
     },
     // RecursiveReadOnlyMounts
     GatedField {
@@ -116,12 +131,14 @@ const GATED_FIELDS: &[GatedField] = &[
                 }
             })
         },
+        only_drops_used: true,
     },
     // HostnameOverride
     GatedField {
         off: releases(34, 34),
         in_use: |s| is_set(s.get("hostnameOverride")),
         drop: |s| remove(s, "hostnameOverride"),
+        only_drops_used: true,
     },
     // EnvFiles
     GatedField {
@@ -136,18 +153,21 @@ const GATED_FIELDS: &[GatedField] = &[
                 }
             })
         },
+        only_drops_used: true,
     },
     // ImageVolume
     GatedField {
         off: releases(31, 34),
         in_use: |s| list(s.get("volumes")).iter().any(is_image_volume),
         drop: drop_image_volumes,
+        only_drops_used: true,
     },
     // SELinuxChangePolicy
     GatedField {
         off: releases(32, 32),
         in_use: |s| is_set(security_context(s).get("seLinuxChangePolicy")),
         drop: |s| remove_in_security_context(s, "seLinuxChangePolicy"),
+        only_drops_used: true,
     },
     // ContainerStopSignals
     GatedField {
@@ -159,6 +179,7 @@ const GATED_FIELDS: &[GatedField] = &[
             })
         },
         drop: drop_stop_signals,
+        only_drops_used: true,
     },
 ];
 
@@ -167,6 +188,9 @@ const GATED_FIELDS: &[GatedField] = &[
 pub fn drop_disabled(spec: &mut Value, old: Option<&Value>, version: KubeVersion) {
     for field in GATED_FIELDS {
         if !field.off.contains(version) || old.is_some_and(field.in_use) {
+            continue;
+        }
+        if field.only_drops_used && !(field.in_use)(spec) {
             continue;
         }
         if let Some(map) = spec.as_map_mut() {
