@@ -23,10 +23,12 @@ enum Kept {
 }
 
 /// One gated drop. Paths are dotted, `[]` after a name walks the items of that list, `*` the
-/// values of a map.
+/// values of a map; they start at `root`.
 struct GatedFields {
     api_version: &'static str,
     kind: &'static str,
+    /// Where the paths start: `""` for the object, `"spec"` for a template's object.
+    root: &'static str,
     /// The subresource whose strategy drops the fields: `""` for the object itself.
     subresource: &'static str,
     /// The releases whose default leaves the gate off.
@@ -34,13 +36,6 @@ struct GatedFields {
     drop: &'static [&'static str],
     in_use: &'static [&'static str],
     kept: Kept,
-}
-
-const fn releases(since: u8, until: u8) -> VersionRange {
-    VersionRange {
-        since: Some(since),
-        until: Some(until),
-    }
 }
 
 const fn gated(
@@ -52,11 +47,22 @@ const fn gated(
     GatedFields {
         api_version,
         kind,
+        root: "",
         subresource: "",
         off,
         drop,
         in_use: drop,
         kept: Kept::WhenStoredUses,
+    }
+}
+
+/// The same drop in a ResourceClaimTemplate, whose `spec.spec` is a claim's `spec`
+/// (pkg/api/resourceclaimspec serves both).
+const fn in_claim_template(claim: GatedFields) -> GatedFields {
+    GatedFields {
+        kind: "ResourceClaimTemplate",
+        root: "spec",
+        ..claim
     }
 }
 
@@ -69,15 +75,33 @@ const CLAIM_CAPACITY_IN_USE: &[&str] = &[
     "spec.devices.requests[].exactly.capacity",
     "spec.devices.requests[].firstAvailable[].capacity",
 ];
-const TEMPLATE_CAPACITY: &[&str] = &[
-    "spec.spec.devices.requests[].exactly.capacity",
-    "spec.spec.devices.requests[].firstAvailable[].capacity",
-];
-const TEMPLATE_CAPACITY_IN_USE: &[&str] = &[
-    "spec.spec.devices.constraints[].distinctAttribute",
-    "spec.spec.devices.requests[].exactly.capacity",
-    "spec.spec.devices.requests[].firstAvailable[].capacity",
-];
+const CLAIM_CAPACITY_DROPPED: GatedFields = GatedFields {
+    in_use: CLAIM_CAPACITY_IN_USE,
+    ..gated(
+        "resource.k8s.io/v1",
+        "ResourceClaim",
+        VersionRange::between(34, 35),
+        CLAIM_CAPACITY,
+    )
+};
+const CLAIM_DISTINCT_ATTRIBUTE_DROPPED: GatedFields = GatedFields {
+    in_use: CLAIM_CAPACITY_IN_USE,
+    ..gated(
+        "resource.k8s.io/v1",
+        "ResourceClaim",
+        VersionRange::between(35, 35),
+        &["spec.devices.constraints[].distinctAttribute"],
+    )
+};
+const CLAIM_TOLERATIONS_DROPPED: GatedFields = gated(
+    "resource.k8s.io/v1",
+    "ResourceClaim",
+    VersionRange::between(35, 35),
+    &[
+        "spec.devices.requests[].exactly.tolerations",
+        "spec.devices.requests[].firstAvailable[].tolerations",
+    ],
+);
 const SLICE_PARTITIONS: &[&str] = &[
     "spec.sharedCounters",
     "spec.perDeviceNodeSelection",
@@ -131,14 +155,14 @@ const GATED: &[GatedFields] = &[
     gated(
         "discovery.k8s.io/v1",
         "EndpointSlice",
-        releases(33, 33),
+        VersionRange::between(33, 33),
         &["endpoints[].hints.forNodes"],
     ),
     // HPAConfigurableTolerance (horizontalpodautoscaler/strategy.go `dropDisabledFields`).
     gated(
         "autoscaling/v2",
         "HorizontalPodAutoscaler",
-        releases(33, 34),
+        VersionRange::between(33, 34),
         &[
             "spec.behavior.scaleUp.tolerance",
             "spec.behavior.scaleDown.tolerance",
@@ -148,7 +172,7 @@ const GATED: &[GatedFields] = &[
     gated(
         "storage.k8s.io/v1",
         "CSIDriver",
-        releases(33, 34),
+        VersionRange::between(33, 34),
         &["spec.nodeAllocatableUpdatePeriodSeconds"],
     ),
     gated(
@@ -177,90 +201,52 @@ const GATED: &[GatedFields] = &[
             &["status.runtimeHandlers"],
         )
     },
-    gated("v1", "Node", releases(31, 32), &["status.features"]),
-    gated("v1", "Node", releases(35, 35), &["status.declaredFeatures"]),
+    gated(
+        "v1",
+        "Node",
+        VersionRange::between(31, 32),
+        &["status.features"],
+    ),
+    gated(
+        "v1",
+        "Node",
+        VersionRange::between(35, 35),
+        &["status.declaredFeatures"],
+    ),
     // DRAExtendedResource (deviceclass/strategy.go).
     gated(
         "resource.k8s.io/v1",
         "DeviceClass",
-        releases(34, 35),
+        VersionRange::between(34, 35),
         &["spec.extendedResourceName"],
     ),
     // DRAConsumableCapacity (resourceclaim and resourceclaimtemplate strategy.go in 1.34,
     // pkg/api/resourceclaimspec from 1.35): 1.34 meant to drop `distinctAttribute` too but
     // cleared a copy of each constraint, which 1.35 fixed.
-    GatedFields {
-        in_use: CLAIM_CAPACITY_IN_USE,
-        ..gated(
-            "resource.k8s.io/v1",
-            "ResourceClaim",
-            releases(34, 35),
-            CLAIM_CAPACITY,
-        )
-    },
-    GatedFields {
-        in_use: CLAIM_CAPACITY_IN_USE,
-        ..gated(
-            "resource.k8s.io/v1",
-            "ResourceClaim",
-            releases(35, 35),
-            &["spec.devices.constraints[].distinctAttribute"],
-        )
-    },
-    GatedFields {
-        in_use: TEMPLATE_CAPACITY_IN_USE,
-        ..gated(
-            "resource.k8s.io/v1",
-            "ResourceClaimTemplate",
-            releases(34, 35),
-            TEMPLATE_CAPACITY,
-        )
-    },
-    GatedFields {
-        in_use: TEMPLATE_CAPACITY_IN_USE,
-        ..gated(
-            "resource.k8s.io/v1",
-            "ResourceClaimTemplate",
-            releases(35, 35),
-            &["spec.spec.devices.constraints[].distinctAttribute"],
-        )
-    },
+    CLAIM_CAPACITY_DROPPED,
+    CLAIM_DISTINCT_ATTRIBUTE_DROPPED,
+    in_claim_template(CLAIM_CAPACITY_DROPPED),
+    in_claim_template(CLAIM_DISTINCT_ATTRIBUTE_DROPPED),
     // DRADeviceTaints: a claim's tolerations (resourceclaimspec, from 1.35), a slice's taints.
-    gated(
-        "resource.k8s.io/v1",
-        "ResourceClaim",
-        releases(35, 35),
-        &[
-            "spec.devices.requests[].exactly.tolerations",
-            "spec.devices.requests[].firstAvailable[].tolerations",
-        ],
-    ),
-    gated(
-        "resource.k8s.io/v1",
-        "ResourceClaimTemplate",
-        releases(35, 35),
-        &[
-            "spec.spec.devices.requests[].exactly.tolerations",
-            "spec.spec.devices.requests[].firstAvailable[].tolerations",
-        ],
-    ),
+    CLAIM_TOLERATIONS_DROPPED,
+    in_claim_template(CLAIM_TOLERATIONS_DROPPED),
     // resourceslice/strategy.go `dropDisabled…Fields`.
     gated(
         "resource.k8s.io/v1",
         "ResourceSlice",
-        releases(34, 35),
+        VersionRange::between(34, 35),
         &["spec.devices[].taints"],
     ),
     gated(
         "resource.k8s.io/v1",
         "ResourceSlice",
-        releases(34, 35),
+        VersionRange::between(34, 35),
         SLICE_PARTITIONS,
     ),
     gated(
         "resource.k8s.io/v1",
         "ResourceSlice",
-        releases(34, 35),
+        VersionRange::between(34, 35),
         &[
             "spec.devices[].bindingConditions",
             "spec.devices[].bindingFailureConditions",
@@ -270,7 +256,7 @@ const GATED: &[GatedFields] = &[
     gated(
         "resource.k8s.io/v1",
         "ResourceSlice",
-        releases(34, 35),
+        VersionRange::between(34, 35),
         &[
             "spec.devices[].allowMultipleAllocations",
             "spec.devices[].capacity.*.requestPolicy",
@@ -301,7 +287,7 @@ const GATED: &[GatedFields] = &[
         ..gated(
             "apps/v1",
             "Deployment",
-            releases(33, 34),
+            VersionRange::between(33, 34),
             &["status.terminatingReplicas"],
         )
     },
@@ -310,7 +296,7 @@ const GATED: &[GatedFields] = &[
         ..gated(
             "apps/v1",
             "ReplicaSet",
-            releases(33, 34),
+            VersionRange::between(33, 34),
             &["status.terminatingReplicas"],
         )
     },
@@ -359,7 +345,7 @@ const GATED: &[GatedFields] = &[
         ..gated(
             "storage.k8s.io/v1",
             "VolumeAttachment",
-            releases(33, 34),
+            VersionRange::between(33, 34),
             &[
                 "status.attachError.errorCode",
                 "status.detachError.errorCode",
@@ -390,18 +376,34 @@ pub fn drop_disabled(
         let kept = match (gated.kept, old) {
             (Kept::Never, _) | (_, None) => false,
             (Kept::OnUpdate, Some(_)) => true,
-            (Kept::WhenStoredUses, Some(old)) => gated.in_use.iter().any(|p| uses(old, p)),
+            (Kept::WhenStoredUses, Some(old)) => gated
+                .in_use
+                .iter()
+                .any(|p| any_at(old, &gated.path(p), is_set)),
         };
         if !kept {
             // Only a path that is there is walked mutably: the object's maps are shared with
             // the write's inputs, and a mutable walk copies them.
             for path in gated.drop {
-                let path = segments(path);
+                let path = gated.path(path);
                 if exists(object, &path) {
                     remove(object, &path);
                 }
             }
         }
+    }
+}
+
+impl GatedFields {
+    /// The segments of `path`, from the object's top.
+    fn path(&self, path: &'static str) -> Vec<Segment<'static>> {
+        let mut out = if self.root.is_empty() {
+            Vec::new()
+        } else {
+            segments(self.root)
+        };
+        out.extend(segments(path));
+        out
     }
 }
 
@@ -446,10 +448,6 @@ fn any_at(v: &Value, segments: &[Segment], leaf: fn(&Value) -> bool) -> bool {
         (Segment::Values, Value::Map(m)) => m.iter().any(|(_, c)| any_at(c, rest, leaf)),
         _ => false,
     }
-}
-
-fn uses(object: &Value, path: &str) -> bool {
-    any_at(object, &segments(path), is_set)
 }
 
 /// Whether the field at the end of the path is there (`null` included).

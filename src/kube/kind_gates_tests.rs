@@ -122,3 +122,18 @@ fn status_strategies_drop_their_own_fields() {
     // The object's own strategy resets the status instead.
     assert_eq!(status("", 34), r#"{"replicas":1,"terminatingReplicas":1}"#);
 }
+
+#[test]
+fn a_claim_templates_claim_spec_loses_what_a_claim_would() {
+    let template = r#"{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","spec":{"spec":{"devices":{
+        "requests":[{"name":"r","exactly":{"deviceClassName":"c","tolerations":[{"key":"k","operator":"Exists"}]}}],
+        "constraints":[{"requests":["r"],"distinctAttribute":"a"}]}}}}"#;
+    let got = dropped(template, None, 35);
+    assert!(
+        !got.contains("tolerations") && !got.contains("distinctAttribute"),
+        "{got}"
+    );
+    let stored = r#"{"spec":{"spec":{"devices":{"constraints":[{"distinctAttribute":"a"}]}}}}"#;
+    assert!(dropped(template, Some(stored), 35).contains("distinctAttribute"));
+    assert_eq!(dropped(template, None, 36), same(template));
+}

@@ -27,13 +27,6 @@ struct GatedField {
     only_drops_used: bool,
 }
 
-const fn releases(since: u8, until: u8) -> VersionRange {
-    VersionRange {
-        since: Some(since),
-        until: Some(until),
-    }
-}
-
 const GATED_FIELDS: &[GatedField] = &[
     // UserNamespacesSupport
     GatedField {
@@ -44,14 +37,14 @@ const GATED_FIELDS: &[GatedField] = &[
     },
     // SupplementalGroupsPolicy
     GatedField {
-        off: releases(31, 32),
+        off: VersionRange::between(31, 32),
         in_use: |s| is_set(security_context(s).get("supplementalGroupsPolicy")),
         drop: |s| remove_in_security_context(s, "supplementalGroupsPolicy"),
         only_drops_used: true,
     },
     // PodLevelResources
     GatedField {
-        off: releases(32, 33),
+        off: VersionRange::between(32, 33),
         in_use: pod_level_resources_in_use,
         drop: |s| remove(s, "resources"),
         only_drops_used: false,
@@ -93,7 +86,7 @@ const GATED_FIELDS: &[GatedField] = &[
     },
     // GenericWorkload
     GatedField {
-        off: releases(35, 35),
+        off: VersionRange::between(35, 35),
         in_use: |s| is_set(s.get("workloadRef")),
         drop: |s| remove(s, "workloadRef"),
         only_drops_used: true,
@@ -115,7 +108,7 @@ const GATED_FIELDS: &[GatedField] = &[
     },
     // ContainerRestartRules
     GatedField {
-        off: releases(34, 34),
+        off: VersionRange::between(34, 34),
         in_use: container_restart_rules_in_use,
         drop: drop_container_restart_rules,
         only_drops_used: false,
@@ -135,14 +128,14 @@ const GATED_FIELDS: &[GatedField] = &[
     },
     // HostnameOverride
     GatedField {
-        off: releases(34, 34),
+        off: VersionRange::between(34, 34),
         in_use: |s| is_set(s.get("hostnameOverride")),
         drop: |s| remove(s, "hostnameOverride"),
         only_drops_used: true,
     },
     // EnvFiles
     GatedField {
-        off: releases(34, 34),
+        off: VersionRange::between(34, 34),
         in_use: has_file_key_ref,
         drop: |s| {
             for_each_container(s, |c| {
@@ -157,14 +150,14 @@ const GATED_FIELDS: &[GatedField] = &[
     },
     // ImageVolume
     GatedField {
-        off: releases(31, 34),
+        off: VersionRange::between(31, 34),
         in_use: |s| list(s.get("volumes")).iter().any(is_image_volume),
         drop: drop_image_volumes,
         only_drops_used: true,
     },
     // SELinuxChangePolicy
     GatedField {
-        off: releases(32, 32),
+        off: VersionRange::between(32, 32),
         in_use: |s| is_set(security_context(s).get("seLinuxChangePolicy")),
         drop: |s| remove_in_security_context(s, "seLinuxChangePolicy"),
         only_drops_used: true,

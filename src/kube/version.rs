@@ -145,6 +145,14 @@ impl VersionRange {
         }
     }
 
+    /// `1.since` to `1.until`, both included.
+    pub const fn between(since: u8, until: u8) -> VersionRange {
+        VersionRange {
+            since: Some(since),
+            until: Some(until),
+        }
+    }
+
     pub fn contains(self, v: KubeVersion) -> bool {
         self.since.is_none_or(|s| v.minor >= s) && self.until.is_none_or(|u| v.minor <= u)
     }
