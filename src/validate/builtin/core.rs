@@ -283,7 +283,17 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         pod_annotations::stored_invalid_cost(stored_annotations),
         errors,
     );
-    pod::spec(spec, w.live.map(self::spec), "spec", w.version(), errors);
+    let name = object
+        .get_path(&["metadata", "name"])
+        .and_then(Value::as_str);
+    pod::spec(
+        spec,
+        w.live.map(self::spec),
+        name,
+        "spec",
+        w.version(),
+        errors,
+    );
     for key in ["containers", "initContainers"] {
         let list = spec
             .get(key)

@@ -61,6 +61,7 @@ pub fn template(
     spec(
         pod_spec,
         old.and_then(|t| t.get("spec")),
+        None,
         &join(path, ".spec"),
         version,
         errors,
@@ -80,10 +81,12 @@ pub fn stored<'v>(live: Option<&'v Value>, path: &str) -> Option<&'v Value> {
 }
 
 /// `ValidatePodSpec` at `path`; `old` is the stored object's pod spec (on update), which decides
-/// what may stay invalid ([`PodOptions`]).
+/// what may stay invalid ([`PodOptions`]). `pod_name` is the Pod's name, `None` for a template
+/// (whose validation has no pod metadata).
 pub fn spec(
     spec: &Value,
     old: Option<&Value>,
+    pod_name: Option<&str>,
     path: &str,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
@@ -92,6 +95,7 @@ pub fn spec(
     let volumes = volumes(
         items(spec.get("volumes")),
         &join(path, ".volumes"),
+        pod_name,
         &opts,
         version,
         errors,
@@ -264,14 +268,24 @@ pub(super) fn required_enum_of(
 }
 
 /// `ValidateVolumes`: each volume's source ([`volume_source::check`]), then its name (required,
-/// a DNS label, unique). Returns the volumes without errors by name, as the mounts see them.
+/// a DNS label, unique), then, on a Pod, that no claim volume names a claim one of its ephemeral
+/// volumes creates. Returns the volumes without errors by name, as the mounts see them.
 fn volumes<'v>(
     volumes: &'v [Value],
     path: &str,
+    pod_name: Option<&str>,
     opts: &PodOptions,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) -> Volumes<'v> {
+    let created_claims: HashSet<String> = match pod_name.filter(|n| !n.is_empty()) {
+        Some(pod) => volumes
+            .iter()
+            .filter(|v| v.get("ephemeral").is_some_and(|e| !e.is_null()))
+            .map(|v| volume_source::ephemeral_claim(pod, text(v, "name")))
+            .collect(),
+        None => HashSet::new(),
+    };
     let mut valid = Volumes::new();
     let mut names = HashSet::new();
     for (i, v) in volumes.iter().enumerate() {
@@ -279,7 +293,7 @@ fn volumes<'v>(
         let name_at = join(&at, ".name");
         let name = text(v, "name");
         let before = errors.len();
-        volume_source::check(v, &at, opts.non_local_token_path, version, errors);
+        volume_source::check(v, &at, opts.non_local_token_path, pod_name, version, errors);
         if name.is_empty() {
             errors.push(FieldError::required(&name_at, ""));
         } else {
@@ -300,6 +314,17 @@ fn volumes<'v>(
         if errors.len() == before {
             names.insert(name);
             valid.insert(name, v);
+        }
+        let claim = v
+            .get("persistentVolumeClaim")
+            .filter(|c| !c.is_null())
+            .map(|c| text(c, "claimName"));
+        if let Some(claim) = claim.filter(|c| created_claims.contains(*c)) {
+            errors.push(FieldError::invalid(
+                join(&at, ".persistentVolumeClaim.claimName"),
+                FieldError::string_value(claim),
+                "must not reference a PVC that gets created for an ephemeral volume",
+            ));
         }
     }
     valid

@@ -20,7 +20,14 @@ fn messages(extra: &str, stored: Option<&str>, minor: u8) -> Vec<String> {
     let v = KubeVersion::new(minor).unwrap();
     let stored = stored.map(|s| json(&spec(s)));
     let mut errors = Vec::new();
-    pod::spec(&json(&spec(extra)), stored.as_ref(), "spec", v, &mut errors);
+    pod::spec(
+        &json(&spec(extra)),
+        stored.as_ref(),
+        None,
+        "spec",
+        v,
+        &mut errors,
+    );
     errors.iter().map(|e| e.message(v)).collect()
 }
 

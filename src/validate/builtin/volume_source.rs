@@ -14,6 +14,7 @@ use super::{claim_template, image_volume, legacy_volumes as legacy, projected};
 use crate::defaults::quantity::Quantity;
 use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::join;
+use crate::value::gofmt::go_quote;
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -107,11 +108,13 @@ const SOURCES: &[Source] = &[
 
 /// `validateVolumeSource` for the volume at `path` (`spec.volumes[0]`).
 /// `non_local_token_path` is `AllowNonLocalProjectedTokenPath`, the one pod option a source
-/// reads.
+/// reads. `pod_name` is the Pod's name (`None` for a template): an ephemeral volume's claim,
+/// `<pod>-<volume>`, must then be a valid claim name.
 pub fn check(
     volume: &Value,
     path: &str,
     non_local_token_path: bool,
+    pod_name: Option<&str>,
     version: KubeVersion,
     errors: &mut Vec<FieldError>,
 ) {
@@ -121,10 +124,41 @@ pub fn check(
         } else {
             (s.check)(value, at, version, errors);
         }
+        if s.key == "ephemeral" {
+            ephemeral_claim_name(volume, path, pod_name, errors);
+        }
     });
     if count == 0 {
         errors.push(FieldError::required(path, "must specify a volume type"));
     }
+}
+
+/// The claim a Pod's ephemeral volume creates is named `<pod>-<volume>`
+/// (`validateVolumeSource`, checked with `ValidatePersistentVolumeName`); skipped, as upstream
+/// does, while either name is unknown.
+fn ephemeral_claim_name(
+    volume: &Value,
+    path: &str,
+    pod_name: Option<&str>,
+    errors: &mut Vec<FieldError>,
+) {
+    let volume_name = text(volume, "name");
+    let Some(pod_name) = pod_name.filter(|n| !n.is_empty() && !volume_name.is_empty()) else {
+        return;
+    };
+    let claim = ephemeral_claim(pod_name, volume_name);
+    for msg in formats::dns1123_subdomain(&claim) {
+        errors.push(FieldError::invalid(
+            format!("{path}.name"),
+            FieldError::string_value(volume_name),
+            format!("PVC name {}: {msg}", go_quote(&claim)),
+        ));
+    }
+}
+
+/// The name of the claim the ephemeral volume `volume` of the Pod `pod` gets.
+pub(super) fn ephemeral_claim(pod: &str, volume: &str) -> String {
+    format!("{pod}-{volume}")
 }
 
 /// Goes through `sources` in order as the server does: the first one `holder` sets counts and
