@@ -1,8 +1,8 @@
 //! What the strategies of Pods and of the kinds with a pod template do to the pod spec before
 //! validation and storage, where it changes the object rather than only its checks: the v1
 //! conversions ([`convert_pod_fields`]), a Pod create's AppArmor version skew
-//! ([`super::apparmor`]) and the fields of gates that are off by default
-//! ([`super::pod_gates`]).
+//! ([`super::apparmor`]) and label-key selectors ([`super::pod_label_keys`]), and the fields of
+//! gates that are off by default ([`super::pod_gates`]).
 
 use super::KubeVersion;
 use crate::value::Value;
@@ -70,9 +70,12 @@ pub fn prepare_pod_spec(object: &mut Value, old: Option<&Value>, version: KubeVe
     let old_spec = old.and_then(|o| o.get_path(path));
     let spec = path
         .iter()
-        .try_fold(object, |v, k| v.as_map_mut()?.get_mut(k));
+        .try_fold(&mut *object, |v, k| v.as_map_mut()?.get_mut(k));
     if let Some(spec) = spec {
         super::pod_gates::drop_disabled(spec, old_spec, version);
+    }
+    if old.is_none() && path == ["spec"] {
+        super::pod_label_keys::merge(object, version);
     }
 }
 

@@ -293,21 +293,42 @@ fn pod_affinity_term(
     label_name(topology_key, &join(path, ".topologyKey"), version, errors);
 }
 
-/// `validateMatchLabelKeysAndMismatchLabelKeys` of a pod affinity term. Templates reach
-/// validation as written; a Pod's strategy first adds an expression per `matchLabelKeys` key
-/// to its `labelSelector` (not modelled).
+/// `validateMatchLabelKeysAndMismatchLabelKeys` of a pod affinity term. A Pod's terms reach
+/// validation with the keys merged into their selectors (`kube::pod_label_keys`), templates'
+/// as written.
 fn match_label_keys(term: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    let selector = present(term, "labelSelector");
     let strings = |key: &str| -> Vec<&str> {
         items(term.get(key))
             .iter()
             .map(|k| k.as_str().unwrap_or(""))
             .collect()
     };
-    let (matching, mismatching) = (strings("matchLabelKeys"), strings("mismatchLabelKeys"));
+    label_keys_rules(
+        &strings("matchLabelKeys"),
+        &strings("mismatchLabelKeys"),
+        present(term, "labelSelector"),
+        path,
+        version,
+        errors,
+    );
+}
+
+/// `ValidateMatchLabelKeysAndMismatchLabelKeys` at `path` (an affinity term, or from 1.34 a
+/// topology spread constraint, which has no mismatching keys): label names, only with a
+/// selector; a matching key whose expression follows another part of the selector with that
+/// key (after a Pod's merge: a key the selector already constrains), reported, as upstream
+/// does, at `path[i]`; no key both matching and mismatching.
+pub fn label_keys_rules(
+    matching: &[&str],
+    mismatching: &[&str],
+    selector: Option<&Value>,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     for (key, keys) in [
-        ("matchLabelKeys", &matching),
-        ("mismatchLabelKeys", &mismatching),
+        ("matchLabelKeys", matching),
+        ("mismatchLabelKeys", mismatching),
     ] {
         if keys.is_empty() {
             continue;
@@ -325,8 +346,6 @@ fn match_label_keys(term: &Value, path: &str, version: KubeVersion, errors: &mut
         }
     }
     if let Some(s) = selector {
-        // An expression whose key a `matchLabelKeys` entry names and an earlier part of the
-        // selector already constrains; the server reports it at the term's index path.
         let mut seen: HashSet<&str> = s
             .get("matchLabels")
             .and_then(Value::as_map)

@@ -3,7 +3,7 @@
 //! action, repeated pairs, `minDomains`, node inclusion policies, label keys, the selector.
 
 use super::super::{BadValue, FieldError};
-use super::affinity::label_name;
+use super::affinity::{label_keys_rules, label_name};
 use super::fields::{items, present, text};
 use super::pod_options::PodOptions;
 use super::selector;
@@ -19,8 +19,10 @@ const NODE_POLICIES: &[&str] = &["Honor", "Ignore"];
 
 /// Before MatchLabelKeysInPodTopologySpreadSelectorMerge (beta, on by default from 1.34), a
 /// `matchLabelKeys` key may not appear in the selector at all
-/// (`validateMatchLabelKeysInTopologySpread`). From 1.34 the server merges the keys into a
-/// Pod's selector and checks them differently; kssa then checks only their format.
+/// (`ValidateMatchLabelKeysInTopologySpread`, the "legacy" rules). From 1.34 the server merges
+/// the keys into a Pod's selector (`kube::pod_label_keys`) and checks them as an affinity
+/// term's (`ValidateMatchLabelKeysAndMismatchLabelKeys`), unless the stored pod breaks those
+/// rules: then the legacy ones (`validateTopologySpreadConstraints`' switch).
 const LEGACY_MATCH_LABEL_KEYS: VersionRange = VersionRange::until(33);
 
 /// `validateTopologySpreadConstraints` of the pod spec at `path`, with what `opts` allows.
@@ -99,8 +101,10 @@ pub fn constraints(
                 }
             }
         }
-        if !opts.old_violates_match_label_keys {
-            match_label_keys(c, &join(&at, ".matchLabelKeys"), version, errors);
+        if LEGACY_MATCH_LABEL_KEYS.contains(version) || opts.old_violates_match_label_keys {
+            legacy_match_label_keys(c, &join(&at, ".matchLabelKeys"), version, errors);
+        } else {
+            merged_match_label_keys(c, &at, version, errors);
         }
         if let Some(s) = present(c, "labelSelector") {
             let at = join(&at, ".labelSelector");
@@ -111,27 +115,53 @@ pub fn constraints(
 
 /// Whether the stored pod spec breaks the `matchLabelKeys` rules of 1.34 and later
 /// (`hasInvalidTopologySpreadConstrainMatchLabelKeys`, `OldPodViolatesMatchLabelKeysValidation`:
-/// the new spec's keys are then not checked). Until 1.33 nothing is allowed this way.
+/// the new spec's keys then get the legacy rules). Until 1.33 the legacy rules apply anyway.
 pub fn violates_match_label_keys(spec: &Value, version: KubeVersion) -> bool {
     if LEGACY_MATCH_LABEL_KEYS.contains(version) {
         return false;
     }
     let mut errors = Vec::new();
     for c in items(spec.get("topologySpreadConstraints")) {
-        match_label_keys(c, "", version, &mut errors);
+        merged_match_label_keys(c, "", version, &mut errors);
     }
     !errors.is_empty()
 }
 
-/// `matchLabelKeys`: label names, only with a selector, (until 1.33) none the selector uses.
-fn match_label_keys(c: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// The rules of 1.34 and later for the constraint at `path`.
+fn merged_match_label_keys(
+    c: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let keys: Vec<&str> = items(c.get("matchLabelKeys"))
+        .iter()
+        .map(|k| k.as_str().unwrap_or(""))
+        .collect();
+    label_keys_rules(
+        &keys,
+        &[],
+        present(c, "labelSelector"),
+        path,
+        version,
+        errors,
+    );
+}
+
+/// `ValidateMatchLabelKeysInTopologySpread` at `path` (`….matchLabelKeys`): label names, only
+/// with a selector, none the selector uses.
+fn legacy_match_label_keys(
+    c: &Value,
+    path: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let keys = items(c.get("matchLabelKeys"));
     if keys.is_empty() {
         return;
     }
-    let selector = present(c, "labelSelector");
     let mut used: HashSet<&str> = HashSet::new();
-    match selector {
+    match present(c, "labelSelector") {
         Some(s) => {
             if let Some(m) = s.get("matchLabels").and_then(Value::as_map) {
                 used.extend(m.keys().map(String::as_str));
@@ -147,15 +177,11 @@ fn match_label_keys(c: &Value, path: &str, version: KubeVersion, errors: &mut Ve
             "must not be specified when labelSelector is not set",
         )),
     }
-    let legacy = LEGACY_MATCH_LABEL_KEYS.contains(version);
-    if !legacy && selector.is_none() {
-        return;
-    }
     for (i, key) in keys.iter().enumerate() {
         let key = key.as_str().unwrap_or("");
         let at = indexed(path, i);
         label_name(key, &at, version, errors);
-        if legacy && used.contains(key) {
+        if used.contains(key) {
             errors.push(FieldError::invalid(
                 at,
                 FieldError::string_value(key),
