@@ -1,7 +1,8 @@
 //! What the registry strategies' `PrepareForCreate` / `PrepareForUpdate` do to an object before
 //! validation and storage, per kind: claims and volumes ([`super::claim_prepare`]), pod specs
 //! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]), a
-//! CustomResourceDefinition's status ([`super::crd_prepare`]) and the other kinds' gated fields
+//! CustomResourceDefinition's status ([`super::crd_prepare`]), a Namespace's finalizers
+//! ([`super::namespace_prepare`]) and the other kinds' gated fields
 //! ([`super::kind_gates`]).
 
 use super::KubeVersion;
@@ -16,6 +17,7 @@ pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion, su
     super::service_prepare::drop_disabled_fields(object, old, version);
     if subresource.is_empty() {
         super::crd_prepare::prepare_crd(object, old);
+        super::namespace_prepare::prepare_namespace(object, old);
     }
     super::kind_gates::drop_disabled(object, old, version, subresource);
 }
