@@ -229,14 +229,12 @@ const AFTER_CREATION_TIMESTAMP: &[&str] = &[
 fn walk(schema: &Schema, tr: &TypeRef, v: &mut Value, root: bool) {
     if tr.named.as_deref() == Some(OBJECT_META) {
         if let Value::Map(meta) = v {
-            if !meta.contains_key("creationTimestamp") {
-                // Where ObjectMeta's struct order puts it: before labels and what follows.
-                let at = meta
-                    .keys()
-                    .position(|k| AFTER_CREATION_TIMESTAMP.contains(&k.as_str()))
-                    .unwrap_or(meta.len());
-                meta.shift_insert(at, "creationTimestamp".into(), Value::Null);
-            }
+            crate::value::access::insert_in_order(
+                meta,
+                "creationTimestamp",
+                Value::Null,
+                AFTER_CREATION_TIMESTAMP,
+            );
         }
         return;
     }

@@ -189,6 +189,14 @@ const GATED: &[GatedFields] = &[
         VersionRange::until(30),
         &["spec.versions[].selectableFields"],
     ),
+    // Node (node/strategy.go `dropDisabledFields`, not gated): dynamic kubelet configuration
+    // is gone, a create drops `spec.configSource` and `status.config`, an update keeps a
+    // stored source (the status is the stored one anyway).
+    gated("v1", "Node", VersionRange::ALWAYS, &["spec.configSource"]),
+    GatedFields {
+        kept: Kept::OnUpdate,
+        ..gated("v1", "Node", VersionRange::ALWAYS, &["status.config"])
+    },
     // Node (node/strategy.go `dropDisabledFields`): 1.30 wipes `runtimeHandlers` without
     // looking at the stored Node (RecursiveReadOnlyMounts off); SupplementalGroupsPolicy,
     // NodeDeclaredFeatures.

@@ -8,6 +8,7 @@ pub mod claim_prepare;
 pub mod convert;
 pub mod crd_prepare;
 pub mod kind_gates;
+pub mod kind_prepare;
 pub mod namespace_prepare;
 mod object;
 pub mod pod_gates;

@@ -137,9 +137,14 @@ pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
     }
 }
 
-/// The part of `reset` a create clears: only `status` (the strategies' `PrepareForCreate`);
-/// other reset fields (a CSR's `spec`) are set at creation and only go unowned.
-pub fn cleared_on_create(reset: &Set) -> Set {
+/// The part of `reset` a create of `kind` clears: only `status` (the strategies'
+/// `PrepareForCreate`); other reset fields (a CSR's `spec`) are set at creation and only go
+/// unowned. A Node keeps even its status (pkg/registry/core/node/strategy.go: "Nodes allow
+/// *all* fields, including status, to be set on create").
+pub fn cleared_on_create(kind: &ResolvedKind, reset: &Set) -> Set {
+    if kind.gvk.group.is_empty() && kind.gvk.kind == "Node" {
+        return Set::new();
+    }
     reset.filter(&|p: &Path| p.elements().first().and_then(PathElement::as_field) == Some("status"))
 }
 
@@ -307,9 +312,11 @@ mod tests {
         );
         // A create sets the spec; only the status is cleared.
         assert_eq!(
-            cleared_on_create(&reset_fields(&csr, "")).sorted_paths(),
+            cleared_on_create(&csr, &reset_fields(&csr, "")).sorted_paths(),
             fields(&[&["status"]])
         );
+        let node = SchemaRegistry::new().resolve("v1", "Node").unwrap();
+        assert!(cleared_on_create(&node, &reset_fields(&node, "")).is_empty());
     }
 
     /// `pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go` and

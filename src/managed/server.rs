@@ -376,7 +376,7 @@ impl<'a> Context<'a> {
             Set::new()
         };
         let fields = if creating {
-            reset::cleared_on_create(&reset)
+            reset::cleared_on_create(kind, &reset)
         } else {
             reset.clone()
         };

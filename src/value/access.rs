@@ -34,3 +34,16 @@ pub fn set(map: &mut Value, key: &str, value: Option<Value>) {
         }
     }
 }
+
+/// Inserts `key` (when absent) where a Go struct's field order puts it: before the first of
+/// the keys `later` (the fields the struct declares after it) that the map holds, else last.
+pub fn insert_in_order(map: &mut Map, key: &str, value: Value, later: &[&str]) {
+    if map.contains_key(key) {
+        return;
+    }
+    let at = map
+        .keys()
+        .position(|k| later.contains(&k.as_str()))
+        .unwrap_or(map.len());
+    map.shift_insert(at, key.into(), value);
+}

@@ -89,11 +89,11 @@ fn defaulting_vectors_through_apply() {
         // `serviceAccount` to `serviceAccountName` (see KNOWN_DIFFERENCES.md).
         kssa::kube::storage::type_claim_templates(&mut want);
         kssa::kube::pod_prepare::convert_pod_fields(&mut want);
-        // What the strategies' PrepareForCreate adds is not defaulting's: a Namespace's
-        // `kubernetes` finalizer, a Pod's status (phase and QoS class).
-        kssa::kube::namespace_prepare::prepare_namespace(&mut want, None);
+        // What the strategies' PrepareForCreate adds is not defaulting's (a Namespace's
+        // `kubernetes` finalizer, a DaemonSet's template generation, a Pod's status).
+        let version = kssa::kube::KubeVersion::new(36).unwrap();
+        kssa::kube::strategy_prepare::prepare(&mut want, None, version, "");
         if want.get("kind").and_then(Value::as_str) == Some("Pod") {
-            let version = kssa::kube::KubeVersion::new(36).unwrap();
             kssa::kube::pod_status::created(&mut want, input, version, "2024-01-01T00:00:00Z");
         }
         if got == want {
