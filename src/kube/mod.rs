@@ -7,6 +7,7 @@ pub mod applyset;
 pub mod claim_prepare;
 pub mod convert;
 pub mod crd_prepare;
+pub mod created_status;
 pub mod kind_gates;
 pub mod kind_prepare;
 pub mod namespace_prepare;

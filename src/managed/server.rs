@@ -250,19 +250,11 @@ pub fn write(
             kind.kube_version,
             req.subresource,
         );
-        if live.is_none()
-            && req.subresource.is_empty()
-            && kind.gvk.group.is_empty()
-            && kind.gvk.kind == "Pod"
-        {
+        if live.is_none() && req.subresource.is_empty() {
             let now = ctx.now.rfc3339_bytes();
             let now = now.as_ref().and_then(|b| std::str::from_utf8(b).ok());
-            crate::kube::pod_status::created(
-                &mut result,
-                object,
-                kind.kube_version,
-                now.unwrap_or(""),
-            );
+            let now = now.unwrap_or_default();
+            crate::kube::created_status::set(&mut result, object, kind.kube_version, now);
         }
     }
     if let Some(check) = &check {
