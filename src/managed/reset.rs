@@ -9,7 +9,7 @@
 //! rest of the stored object, without its fields going unowned ([`Kept`]).
 
 use crate::fieldpath::{Path, PathElement, Set};
-use crate::kube::ResolvedKind;
+use crate::kube::{ResolvedKind, VersionRange};
 use crate::value::{Map, Value};
 
 /// One strategy's reset fields: API group ("" for core), kind, subresource ("" for the main
@@ -121,6 +121,24 @@ const TABLE: &[Entry] = &[
     ),
 ];
 
+/// Strategies whose `GetResetFields` key a group version no request carries ("networking/v1"
+/// for networking.k8s.io/v1), in the releases listed: the field manager then ignores nothing,
+/// so the fields are owned by whoever writes them, and only what the strategy's
+/// `PrepareForUpdate` copies back is kept. ServiceCIDR until 1.35
+/// (pkg/registry/networking/servicecidr/strategy.go; 1.36 fixed the keys and, with
+/// ServiceCIDRStatusFieldWiping on, resets `status` through the main resource): its main
+/// resource writes the status as sent, its status writes keep the stored spec.
+const UNMATCHED_RESET_KEYS: &[(&str, &str, VersionRange)] =
+    &[("networking.k8s.io", "ServiceCIDR", VersionRange::until(35))];
+
+/// Whether the reset fields of `kind` go owned (see [`UNMATCHED_RESET_KEYS`]).
+pub fn reset_fields_owned(kind: &ResolvedKind) -> bool {
+    let gvk = &kind.gvk;
+    UNMATCHED_RESET_KEYS.iter().any(|(group, k, releases)| {
+        *group == gvk.group && *k == gvk.kind && releases.contains(kind.kube_version)
+    })
+}
+
 /// The fields reset for writes of `kind` through `subresource` ("" for the main resource).
 pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
     let gvk = &kind.gvk;
@@ -131,6 +149,7 @@ pub fn reset_fields(kind: &ResolvedKind, subresource: &str) -> Set {
         return Set::from_paths(e.paths.iter().map(|p| Path::fields(p)));
     }
     match subresource {
+        "" if reset_fields_owned(kind) => Set::new(),
         "" if kind.has_status_subresource() => Set::from_paths([Path::fields(&["status"])]),
         "status" => Set::from_paths([Path::fields(&["spec"])]),
         _ => Set::new(),
@@ -317,6 +336,20 @@ mod tests {
         );
         let node = SchemaRegistry::new().resolve("v1", "Node").unwrap();
         assert!(cleared_on_create(&node, &reset_fields(&node, "")).is_empty());
+    }
+
+    #[test]
+    fn service_cidr_reset_fields_match_only_from_1_36() {
+        let at = |minor: u8| {
+            let version = crate::kube::KubeVersion::new(minor).unwrap();
+            SchemaRegistry::for_version(version)
+                .resolve("networking.k8s.io/v1", "ServiceCIDR")
+                .unwrap()
+        };
+        assert!(reset_fields(&at(35), "").is_empty());
+        assert!(reset_fields_owned(&at(35)));
+        assert_eq!(paths(&at(36), ""), fields(&[&["status"]]));
+        assert!(!reset_fields_owned(&at(36)));
     }
 
     /// `pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go` and

@@ -373,6 +373,11 @@ impl<'a> Context<'a> {
             reset.clone()
         };
         let restore = reset::Kept::new(kind, req.subresource, fields, creating);
+        let reset = if reset::reset_fields_owned(kind) {
+            Set::new()
+        } else {
+            reset
+        };
         Context {
             kind,
             req,
