@@ -59,8 +59,8 @@ fn daemon_set(object: &mut Value, old: Option<&Value>) {
         None => sent.max(1),
         Some(old) => {
             let stored = template_generation(old).unwrap_or(0);
-            let template = |o: &Value| o.get_path(&["spec", "template"]).cloned();
-            if template(object) != template(old) {
+            let template = ["spec", "template"];
+            if object.get_path(&template) != old.get_path(&template) {
                 stored + 1
             } else {
                 stored
@@ -109,8 +109,7 @@ fn service_account(object: &mut Value) {
 }
 
 fn endpoint_slice(object: &mut Value, old: Option<&Value>) {
-    let endpoints = |o: &Value| o.get("endpoints").cloned();
-    if old.is_some_and(|old| endpoints(old) == endpoints(object)) {
+    if old.is_some_and(|old| old.get("endpoints") == object.get("endpoints")) {
         return;
     }
     let has_topology = items(object.get("endpoints"))
