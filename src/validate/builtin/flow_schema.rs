@@ -35,8 +35,8 @@ const SUBJECT_KINDS: &[&str] = &["Group", "ServiceAccount", "User"];
 /// `nsErrIntro`.
 const NS_INTRO: &str = "each member of this list must be '*' or a DNS-1123 label; ";
 
-/// `ValidateFlowSchemaSpec` for create and update alike. The mandatory `exempt` and
-/// `catch-all` schemas' fixed specs are not compared (see docs/validation.md).
+/// `ValidateFlowSchema` for create and update alike: the spec, then the fixed specs of the
+/// mandatory `exempt` and `catch-all` schemas ([`super::flowcontrol_mandatory`]).
 pub fn flow_schema(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let spec = spec(object);
     let name = object
@@ -110,6 +110,7 @@ pub fn flow_schema(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     for (i, rule) in items(spec.get("rules")).iter().enumerate() {
         rule_with_subjects(rule, &indexed("spec.rules", i), errors);
     }
+    super::flowcontrol_mandatory::flow_schema(name, spec, errors);
 }
 
 /// `ValidateFlowSchemaPolicyRulesWithSubjects`.

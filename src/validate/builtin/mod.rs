@@ -51,6 +51,7 @@ mod failure_policy;
 mod fields;
 pub(crate) mod finalizers;
 mod flow_schema;
+mod flowcontrol_mandatory;
 mod host_ports;
 mod hpa_metrics;
 mod hugepages;

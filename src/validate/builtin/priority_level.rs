@@ -103,6 +103,7 @@ pub fn priority_level_configuration(w: &Write, object: &Value, errors: &mut Vec<
             TYPES,
         )),
     }
+    super::flowcontrol_mandatory::priority_level(name, spec, errors);
 }
 
 /// 1.34 dropped the field name from the front of the exempt-type message.
@@ -327,9 +328,13 @@ mod tests {
             ["spec.limited.limitResponse.queuing: Forbidden: must be nil if limited.limitResponse.type is not Limited"]
         );
         let exempt_named = LEVEL.replace("workload-medium", "exempt");
+        // The name also makes it the mandatory `exempt` level, whose spec is fixed.
         assert_eq!(
             refusal_causes(&exempt_named, None, 37),
-            ["spec.type: Invalid value: \"Limited\": must be 'Exempt' if and only if `name` is 'exempt'"]
+            [
+                "spec.type: Invalid value: \"Limited\": must be 'Exempt' if and only if `name` is 'exempt'",
+                "spec: Invalid value: {\"Type\":\"Limited\",\"Limited\":{\"NominalConcurrencyShares\":70,\"LimitResponse\":{\"Type\":\"Queue\",\"Queuing\":{\"Queues\":128,\"HandSize\":6,\"QueueLengthLimit\":50}},\"LendablePercent\":0,\"BorrowingLimitPercent\":null},\"Exempt\":null}: spec of 'exempt' except the 'spec.exempt' field must equal the fixed value",
+            ]
         );
         let both = LEVEL.replace(
             r#""type":"Limited","#,
