@@ -46,6 +46,8 @@ pub fn service(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         service_update::allocate_families(&mut prepared, old);
         service_prepare::drop_type_dependent(&mut prepared, old);
         service_update::check(&prepared, old, w.version(), errors);
+        let meta = object.get("metadata").unwrap_or(&Value::Null);
+        super::meta_update::kind_name_rule(w, meta, errors);
     }
     let spec = &prepared;
     let annotations = object.get_path(&["metadata", "annotations"]);

@@ -164,30 +164,11 @@ const UPDATE_CHECKS_GENERATE_NAME: &[(&str, &str, VersionRange)] = &[
 
 /// An update's `generateName` and `name`: first as `rest.BeforeUpdate`'s `validateCommonFields`
 /// checks every object's (`ValidateObjectMetaAccessor` with `path.ValidatePathSegmentName`: no
-/// `/`, no `%`, a name not `.` or `..`), then by the kind's name rule where its update
-/// validation runs `ValidateObjectMeta` ([`UPDATE_CHECKS_GENERATE_NAME`]). The name cannot
-/// change; a stored one the rules refuse is refused again.
+/// `/`, no `%`, a name not `.` or `..`), then by the kind's name rule ([`kind_name_rule`]),
+/// unless the kind checks it after its own update rules. The name cannot change; a stored one
+/// the rules refuse is refused again.
 pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
-    let text = |key: &str| meta.get(key).and_then(Value::as_str).unwrap_or("");
-    let (generate_name, name) = (text("generateName"), text("name"));
-    let mut check = |messages: &dyn Fn(&str, bool) -> Vec<String>| {
-        for (field, value, prefix) in [
-            ("metadata.generateName", generate_name, true),
-            ("metadata.name", name, false),
-        ] {
-            if value.is_empty() {
-                continue;
-            }
-            for msg in messages(value, prefix) {
-                errors.push(FieldError::invalid(
-                    field,
-                    FieldError::string_value(value),
-                    msg,
-                ));
-            }
-        }
-    };
-    check(&|value, prefix| {
+    check_names(meta, errors, &|value, prefix| {
         let mut messages = formats::path_segment_name(value);
         if prefix {
             // `IsValidPathSegmentPrefix`: `.` and `..` are fine as the start of a name.
@@ -195,6 +176,23 @@ pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
         }
         messages
     });
+    let gvk = &w.kind.gvk;
+    let deferred = KIND_RULE_AFTER_UPDATE_RULES
+        .iter()
+        .any(|(g, k)| *g == gvk.group && *k == gvk.kind);
+    if !deferred {
+        kind_name_rule(w, meta, errors);
+    }
+}
+
+/// Kinds whose update validation runs `ValidateObjectMeta` after the kind's own update rules:
+/// `ValidateServiceUpdate` (`ValidateObjectMetaUpdate`, the IP and traffic rules, then
+/// `ValidateService`, until 1.33); their validation calls [`kind_name_rule`] itself.
+const KIND_RULE_AFTER_UPDATE_RULES: &[(&str, &str)] = &[("", "Service")];
+
+/// The kind's name rule on update, where its update validation runs `ValidateObjectMeta`
+/// ([`UPDATE_CHECKS_GENERATE_NAME`]).
+pub(super) fn kind_name_rule(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
     let gvk = &w.kind.gvk;
     let version = w.version();
     let kind_rule = w.kind.is_builtin()
@@ -204,11 +202,35 @@ pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
     if kind_rule {
         let rule = NameRule::of(&gvk.group, &gvk.kind, version);
         // `ValidateObjectMetaWithOpts` with a long-name rule checks no `generateName`.
-        check(&|value, prefix| {
+        check_names(meta, errors, &|value, prefix| {
             if prefix && rule == NameRule::LongName {
                 return Vec::new();
             }
             rule.messages(value, prefix)
         });
+    }
+}
+
+/// `messages` of the `generateName` (as a prefix) and the `name` of `meta`, as errors.
+fn check_names(
+    meta: &Value,
+    errors: &mut Vec<FieldError>,
+    messages: &dyn Fn(&str, bool) -> Vec<String>,
+) {
+    let text = |key: &str| meta.get(key).and_then(Value::as_str).unwrap_or("");
+    for (field, value, prefix) in [
+        ("metadata.generateName", text("generateName"), true),
+        ("metadata.name", text("name"), false),
+    ] {
+        if value.is_empty() {
+            continue;
+        }
+        for msg in messages(value, prefix) {
+            errors.push(FieldError::invalid(
+                field,
+                FieldError::string_value(value),
+                msg,
+            ));
+        }
     }
 }
