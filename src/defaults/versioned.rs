@@ -215,17 +215,6 @@ fn null_creation_timestamps(schema: &Schema, root: &TypeRef, object: &mut Value)
     walk(schema, root, object, true);
 }
 
-/// The ObjectMeta fields the Go struct declares after `creationTimestamp`.
-const AFTER_CREATION_TIMESTAMP: &[&str] = &[
-    "deletionTimestamp",
-    "deletionGracePeriodSeconds",
-    "labels",
-    "annotations",
-    "ownerReferences",
-    "finalizers",
-    "managedFields",
-];
-
 fn walk(schema: &Schema, tr: &TypeRef, v: &mut Value, root: bool) {
     if tr.named.as_deref() == Some(OBJECT_META) {
         if let Value::Map(meta) = v {
@@ -233,7 +222,7 @@ fn walk(schema: &Schema, tr: &TypeRef, v: &mut Value, root: bool) {
                 meta,
                 "creationTimestamp",
                 Value::Null,
-                AFTER_CREATION_TIMESTAMP,
+                crate::kube::object_meta_fields_after("creationTimestamp"),
             );
         }
         return;

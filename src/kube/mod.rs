@@ -16,6 +16,7 @@ pub mod pod_gates;
 pub mod pod_label_keys;
 pub mod pod_prepare;
 pub mod pod_status;
+pub mod pod_status_write;
 pub mod prune;
 mod registry;
 pub mod selector;
@@ -23,10 +24,11 @@ pub mod served;
 pub mod service_prepare;
 pub mod storage;
 pub mod strategy_prepare;
+pub mod update_meta;
 mod version;
 
 pub use convert::VersionConverter;
-pub use object::{GroupVersionKind, ObjectRef, ObjectRefError};
+pub use object::{object_meta_fields_after, GroupVersionKind, ObjectRef, ObjectRefError};
 pub use registry::{KindVersions, NotInVersion, ResolvedKind, SchemaRegistry};
 pub use version::{KubeVersion, KubeVersionError, VersionRange};
 

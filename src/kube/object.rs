@@ -3,6 +3,35 @@
 use crate::value::Value;
 use std::fmt;
 
+/// `ObjectMeta`'s JSON fields in the Go struct's order, as the server writes them.
+const OBJECT_META_ORDER: [&str; 16] = [
+    "name",
+    "generateName",
+    "namespace",
+    "selfLink",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+    "clusterName",
+];
+
+/// The `ObjectMeta` fields the Go struct declares after `field` (none for an unknown one):
+/// where a field the server sets goes in a map that lacks it.
+pub fn object_meta_fields_after(field: &str) -> &'static [&'static str] {
+    OBJECT_META_ORDER
+        .iter()
+        .position(|k| *k == field)
+        .map_or(&[], |i| &OBJECT_META_ORDER[i + 1..])
+}
+
 /// An API group, version and kind; the group is empty for the core group.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GroupVersionKind {

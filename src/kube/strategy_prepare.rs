@@ -2,7 +2,7 @@
 //! validation and storage, per kind: claims and volumes ([`super::claim_prepare`]), pod specs
 //! ([`super::pod_prepare`]), Services' gated fields ([`super::service_prepare`]), a
 //! CustomResourceDefinition's status ([`super::crd_prepare`]), a Namespace's finalizers
-//! ([`super::namespace_prepare`]), the smaller per-kind rewrites ([`super::kind_prepare`]) and the other kinds' gated fields
+//! ([`super::namespace_prepare`]), a Pod status write ([`super::pod_status_write`]), the smaller per-kind rewrites ([`super::kind_prepare`]) and the other kinds' gated fields
 //! ([`super::kind_gates`]).
 
 use super::KubeVersion;
@@ -20,6 +20,9 @@ pub fn prepare(object: &mut Value, old: Option<&Value>, version: KubeVersion, su
         super::namespace_prepare::prepare_namespace(object, old);
     }
     super::kind_gates::drop_disabled(object, old, version, subresource);
+    if let (Some(old), "status") = (old, subresource) {
+        super::pod_status_write::prepare(object, old, version);
+    }
     if subresource.is_empty() {
         super::kind_prepare::prepare(object, old);
     }

@@ -244,6 +244,9 @@ pub fn write(
         crate::defaults::store_over(&mut result, stored, kind);
         crate::kube::pod_prepare::convert_pod_fields(&mut result);
         storage::type_claim_templates(&mut result);
+        if live.is_some() {
+            crate::kube::update_meta::restore(&mut result, stored);
+        }
         crate::kube::strategy_prepare::prepare(
             &mut result,
             live.map(|_| stored),

@@ -53,6 +53,30 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     )
 }
 
+/// apimachinery meta/v1/validation `isValidConditionReason`: `[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`
+/// (the length is checked apart).
+pub fn condition_reason(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':');
+    let valid = match b {
+        [] => false,
+        [first] => first.is_ascii_alphabetic(),
+        [first, middle @ .., last] => {
+            first.is_ascii_alphabetic()
+                && middle.iter().all(inner)
+                && (last.is_ascii_alphanumeric() || *last == b'_')
+        }
+    };
+    if valid {
+        return Vec::new();
+    }
+    vec![regex_error(
+        "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+        "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?",
+        &["my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB"],
+    )]
+}
+
 fn is_alnum_lower(b: u8) -> bool {
     b.is_ascii_lowercase() || b.is_ascii_digit()
 }

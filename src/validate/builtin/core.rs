@@ -313,7 +313,14 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         }
     }
     match w.live {
-        Some(old) => pod_update::check(spec, self::spec(old), w.version(), errors),
+        Some(old) => {
+            let stored_class = old
+                .get_path(&["status", "qosClass"])
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let old_spec = self::spec(old);
+            pod_update::check(spec, old_spec, stored_class, w.version(), errors)
+        }
         None => pod_create_only(spec, errors),
     }
 }

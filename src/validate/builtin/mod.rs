@@ -16,6 +16,7 @@ mod batch;
 mod certificates;
 mod claim_template;
 mod cluster_trust_bundle;
+mod conditions;
 mod controller_revision;
 mod core;
 mod crd_ca_bundle;

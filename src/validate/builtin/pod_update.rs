@@ -3,7 +3,8 @@
 //! may only be set or lowered, tolerations only added, scheduling gates only removed, and any
 //! other change — once images, the deadline, gates, tolerations, a grace period going from
 //! negative to 1, and a gated pod's added node selector are set aside — is refused with
-//! `spec: Forbidden: pod updates may not change fields other than …`.
+//! `spec: Forbidden: pod updates may not change fields other than …`. Until 1.31 a changed spec
+//! whose QoS class differs from the stored one is also refused, before that line.
 //!
 //! The server follows that message with a diff of the two specs (go-cmp's `cmp.Diff` until
 //! 1.33, `pkg/util/diff.Diff` of the internal `core.PodSpec` as JSON from 1.34). Neither is
@@ -13,7 +14,8 @@
 use super::super::{BadValue, FieldError};
 use super::fields::items;
 use super::toleration;
-use crate::kube::KubeVersion;
+use crate::kube::pod_status::qos_class;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::{Map, Value};
 
 /// `updatablePodSpecFields` joined with "," — the same text in 1.30–1.37 with each release's
@@ -22,8 +24,19 @@ use crate::value::{Map, Value};
 /// subresource).
 const UPDATABLE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
 
-/// `ValidatePodUpdate`'s spec rules, after the spec itself was validated.
-pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+/// Releases whose `ValidatePodUpdate` refuses a spec change that changes the QoS class (1.32
+/// made `status.qosClass` immutable on status writes instead, and resizes check their own).
+const QOS_CLASS_COMPARED: VersionRange = VersionRange::until(31);
+
+/// `ValidatePodUpdate`'s spec rules, after the spec itself was validated. `stored_class` is the
+/// stored `status.qosClass` (the status an update keeps).
+pub fn check(
+    new: &Value,
+    old: &Value,
+    stored_class: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     for key in ["containers", "initContainers"] {
         if !container_updates(new, old, key, errors) {
             return;
@@ -66,6 +79,9 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
     if pod_eq(new, old) {
         return;
     }
+    if QOS_CLASS_COMPARED.contains(version) {
+        qos_class_kept(new, old, stored_class, version, errors);
+    }
     let mut munged = new.clone();
     let Some(m) = munged.as_map_mut() else { return };
     for key in ["containers", "initContainers"] {
@@ -101,6 +117,29 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
     }
     if !pod_eq(&munged, old) {
         errors.push(FieldError::forbidden("spec", UPDATABLE));
+    }
+}
+
+/// `qos.GetPodQOS(oldPod) != qos.ComputePodQOS(newPod)`: the stored class (computed from the
+/// stored spec when the status lacks it) against the new spec's. The error, at `metadata`,
+/// quotes the class the update keeps in the status.
+fn qos_class_kept(
+    new: &Value,
+    old: &Value,
+    stored_class: &str,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    let old_class = match stored_class {
+        "" => qos_class(old, version),
+        class => class,
+    };
+    if old_class != qos_class(new, version) {
+        errors.push(FieldError::invalid(
+            "metadata",
+            FieldError::string_value(stored_class),
+            "Pod QoS is immutable",
+        ));
     }
 }
 
@@ -247,11 +286,40 @@ mod tests {
     use crate::value::from_json_str;
 
     fn messages(new: &str, old: &str) -> Vec<String> {
+        messages_at(37, new, old, "")
+    }
+
+    fn messages_at(minor: u8, new: &str, old: &str, stored_class: &str) -> Vec<String> {
         let (new, old) = (from_json_str(new).unwrap(), from_json_str(old).unwrap());
-        let v = KubeVersion::new(37).unwrap();
+        let v = KubeVersion::new(minor).unwrap();
         let mut errors = Vec::new();
-        check(&new, &old, v, &mut errors);
+        check(&new, &old, stored_class, v, &mut errors);
         errors.iter().map(|e| e.message(v)).collect()
+    }
+
+    #[test]
+    fn the_qos_class_is_compared_until_1_31() {
+        let limited = OLD.replace(
+            r#""image":"nginx:1.26","#,
+            r#""image":"nginx:1.26","resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"1","memory":"1Gi"}},"#,
+        );
+        let forbidden = format!("spec: Forbidden: {UPDATABLE}");
+        let refused =
+            |class: &str| format!("metadata: Invalid value: \"{class}\": Pod QoS is immutable");
+        assert_eq!(
+            messages_at(31, &limited, OLD, "BestEffort"),
+            [refused("BestEffort"), forbidden.clone()]
+        );
+        assert_eq!(
+            messages_at(30, &limited, OLD, ""),
+            [refused(""), forbidden.clone()]
+        );
+        // The stored class wins over the stored spec's.
+        assert_eq!(
+            messages_at(30, &limited, OLD, "Guaranteed"),
+            std::slice::from_ref(&forbidden)
+        );
+        assert_eq!(messages_at(32, &limited, OLD, "BestEffort"), [forbidden]);
     }
 
     const OLD: &str = r#"{"containers":[{"name":"web","image":"nginx:1.26","ports":[{"containerPort":80}]}],

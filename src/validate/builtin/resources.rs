@@ -53,7 +53,7 @@ pub(super) fn is_hugepages(name: &str) -> bool {
 }
 
 /// `IsNativeResource`: unprefixed, or in the kubernetes.io namespace.
-fn is_native(name: &str) -> bool {
+pub(super) fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
 

@@ -8,10 +8,13 @@
 //! `ValidatePodDisruptionBudgetStatusAndConditions`).
 
 use super::super::{formats, FieldError, Write};
+use super::affinity::label_name;
 use super::endpoints::valid_ip;
 use super::fields::{items, present, quantity_text, spec, text};
 use super::netaddr::parse_ip;
+use super::resources::is_native;
 use super::status::{non_negative, status};
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// `supportedLoadBalancerIPMode` as `sets.List` prints it.
@@ -143,25 +146,89 @@ pub fn namespace(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidatePersistentVolumeClaimStatusUpdate`'s `status.capacity`: no quantity below zero
-/// (`validateBasicResource`, quoting `Quantity.Value()`), per resource name in sorted order
-/// (the server ranges over a map). The `allocatedResources` / `allocatedResourceStatuses` rules
-/// of RecoverVolumeExpansionFailure are not modelled.
-pub fn persistent_volume_claim(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
-    let Some(Value::Map(capacity)) = status(object).get("capacity") else {
+/// `ValidatePersistentVolumeClaimStatusUpdate`: `status.capacity` with no quantity below zero
+/// (`validateBasicResource`, quoting `Quantity.Value()`), then, from 1.32 (RecoverVolumeExpansionFailure
+/// on), `allocatedResourceStatuses` and `allocatedResources`: keys qualified names, native ones
+/// only `storage`, statuses from the resize set, quantities not below zero. Per resource name in
+/// sorted order (the server ranges over a map).
+pub fn persistent_volume_claim(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let s = status(object);
+    for (name, q) in sorted_entries(s.get("capacity")) {
+        basic_resource(q, &format!("status.capacity[{name}]"), errors);
+    }
+    if !RECOVER_FROM_EXPANSION_FAILURE.contains(w.version()) {
         return;
-    };
-    let mut entries: Vec<_> = capacity.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    for (name, q) in entries {
-        let value = quantity_text(q).and_then(|t| super::pv::integer_value(&t));
-        if let Some(v) = value.filter(|v| *v < 0) {
-            errors.push(FieldError::invalid(
-                format!("status.capacity[{name}]"),
-                crate::validate::BadValue::Value(Value::Int(v)),
-                "must be a valid resource quantity",
+    }
+    let version = w.version();
+    const STATUSES_AT: &str = "status.allocatedResourceStatuses";
+    for (name, resize) in sorted_entries(s.get("allocatedResourceStatuses")) {
+        claim_resource_key(name, STATUSES_AT, version, errors);
+        if !resize
+            .as_str()
+            .is_some_and(|r| RESIZE_STATUSES.contains(&r))
+        {
+            // Upstream quotes the key, not the status.
+            errors.push(FieldError::not_supported(
+                STATUSES_AT,
+                FieldError::stringer_value(name),
+                &RESIZE_STATUSES,
             ));
         }
+    }
+    const ALLOCATED_AT: &str = "status.allocatedResources";
+    for (name, q) in sorted_entries(s.get("allocatedResources")) {
+        let before = errors.len();
+        claim_resource_key(name, ALLOCATED_AT, version, errors);
+        if errors.len() == before {
+            basic_resource(q, &format!("{ALLOCATED_AT}[{name}]"), errors);
+        }
+    }
+}
+
+/// RecoverVolumeExpansionFailure, beta and on by default from 1.32.
+const RECOVER_FROM_EXPANSION_FAILURE: VersionRange = VersionRange::since(32);
+
+/// `resizeStatusSet` of 1.32–1.36, sorted as `sets.List` sorts it.
+const RESIZE_STATUSES: [&str; 5] = [
+    "ControllerResizeInProgress",
+    "ControllerResizeInfeasible",
+    "NodeResizeInProgress",
+    "NodeResizeInfeasible",
+    "NodeResizePending",
+];
+
+fn sorted_entries(map: Option<&Value>) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<_> = match map {
+        Some(Value::Map(m)) => m.iter().collect(),
+        _ => Vec::new(),
+    };
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+/// `validateBasicResource`: `Quantity.Value()` not below zero.
+fn basic_resource(q: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    let value = quantity_text(q).and_then(|t| super::pv::integer_value(&t));
+    if let Some(v) = value.filter(|v| *v < 0) {
+        errors.push(FieldError::invalid(
+            path,
+            crate::validate::BadValue::Value(Value::Int(v)),
+            "must be a valid resource quantity",
+        ));
+    }
+}
+
+/// `validatePersistentVolumeClaimResourceKey`: a qualified name, and a native resource only
+/// `storage`; reported at the map, quoting the key.
+fn claim_resource_key(name: &str, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let before = errors.len();
+    label_name(name, path, version, errors);
+    if errors.len() == before && is_native(name) && name != "storage" {
+        errors.push(FieldError::not_supported(
+            path,
+            FieldError::string_value(name),
+            &["storage"],
+        ));
     }
 }
 
@@ -172,10 +239,16 @@ pub fn horizontal_pod_autoscaler(_w: &Write, object: &Value, errors: &mut Vec<Fi
     non_negative(s, "desiredReplicas", errors);
 }
 
-/// `ValidatePodDisruptionBudgetStatusAndConditions` for policy/v1: non-negative counts (the
-/// `conditions` rules of `ValidateConditions` are not modelled).
-pub fn pod_disruption_budget(_w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+/// `ValidatePodDisruptionBudgetStatusUpdate` for policy/v1: the conditions
+/// ([`super::conditions`]), then non-negative counts.
+pub fn pod_disruption_budget(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let s = status(object);
+    super::conditions::check(
+        s.get("conditions"),
+        "status.conditions",
+        w.version(),
+        errors,
+    );
     for key in [
         "disruptionsAllowed",
         "currentHealthy",
@@ -281,13 +354,15 @@ mod tests {
 mod pvc_tests {
     use super::super::status_tests::status_write;
 
+    const CLAIM: &str = r#"{"apiVersion":"v1","kind":"PersistentVolumeClaim",
+      "metadata":{"name":"data","namespace":"default","resourceVersion":"7"},
+      "spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},
+        "volumeName":"pv-1"},
+      "status":{"phase":"Bound","accessModes":["ReadWriteOnce"],"capacity":{"storage":"2Gi"}}}"#;
+
     #[test]
     fn claim_capacity_is_not_negative() {
-        let live = r#"{"apiVersion":"v1","kind":"PersistentVolumeClaim",
-          "metadata":{"name":"data","namespace":"default","resourceVersion":"7"},
-          "spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}},
-            "volumeName":"pv-1"},
-          "status":{"phase":"Bound","accessModes":["ReadWriteOnce"],"capacity":{"storage":"2Gi"}}}"#;
+        let live = CLAIM;
         assert_eq!(status_write(37, live, live), None);
         let bad = live.replace(
             r#""capacity":{"storage":"2Gi"}"#,
@@ -297,5 +372,41 @@ mod pvc_tests {
             status_write(37, live, &bad).unwrap(),
             "The PersistentVolumeClaim \"data\" is invalid: status.capacity[storage]: Invalid value: -1024: must be a valid resource quantity"
         );
+    }
+
+    #[test]
+    fn claim_allocated_resources_from_1_32() {
+        let live = &CLAIM.replace(
+            r#""requests":{"storage":"2Gi"}"#,
+            r#""requests":{"storage":"4Gi"}"#,
+        );
+        let good = live.replace(
+            r#""capacity":{"storage":"2Gi"}"#,
+            r#""capacity":{"storage":"2Gi"},"allocatedResources":{"storage":"4Gi"},
+               "allocatedResourceStatuses":{"storage":"NodeResizePending"}"#,
+        );
+        assert_eq!(status_write(36, live, &good), None);
+        let bad = live.replace(
+            r#""capacity":{"storage":"2Gi"}"#,
+            r#""capacity":{"storage":"2Gi"},
+               "allocatedResources":{"storage":"-4Gi","cpu":"1","example.com/bad key":"1"},
+               "allocatedResourceStatuses":{"storage":"Resizing"}"#,
+        );
+        let qualified = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+        let supported = "supported values: \"ControllerResizeInProgress\", \"ControllerResizeInfeasible\", \"NodeResizeInProgress\", \"NodeResizeInfeasible\", \"NodeResizePending\"";
+        assert_eq!(
+            status_write(36, live, &bad).unwrap(),
+            format!(
+                "The PersistentVolumeClaim \"data\" is invalid: \n\
+                 * status.allocatedResourceStatuses: Unsupported value: \"storage\": {supported}\n\
+                 * status.allocatedResources: Unsupported value: \"cpu\": supported values: \"storage\"\n\
+                 * status.allocatedResources: Invalid value: \"example.com/bad key\": {qualified}\n\
+                 * status.allocatedResources[storage]: Invalid value: -4294967296: must be a valid resource quantity"
+            )
+        );
+        assert!(status_write(33, live, &bad)
+            .unwrap()
+            .contains("status.allocatedResourceStatuses: Unsupported value: storage: supported"));
+        assert_eq!(status_write(31, live, &bad), None);
     }
 }

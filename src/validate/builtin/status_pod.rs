@@ -1,25 +1,41 @@
 //! Status writes of Pods (the kubelet's), as k8s.io/kubernetes pkg/apis/core/validation
 //! `ValidatePodStatusUpdate` checks them for pkg/registry/core/pod/strategy.go
-//! `podStatusStrategy`: a changed `nominatedNodeName` a node name, containers that may not
+//! `podStatusStrategy`: the custom conditions' types qualified names (`validatePodConditions`),
+//! a changed `nominatedNodeName` a node name and, from 1.35, not set on a bound pod; from 1.33
+//! non-negative observed generations; from 1.32 an immutable `qosClass` (what the strategy
+//! keeps from the stored status first: `crate::kube::pod_status_write`); containers that may not
 //! restart kept terminated (`ValidateContainerStateTransition`,
 //! `ValidateInitContainerStateTransition`), `podIPs` and `hostIPs` addresses, one per family
 //! (`validatePodIPs`, `validateHostIPs`). The order was cross-checked against a port of the
 //! 1.35 function.
 
 use super::super::{formats, BadValue, FieldError, Write};
+use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
 use super::ip_strict;
 use super::netaddr::{parse_ip, Ip};
-use super::status::status;
-use crate::kube::KubeVersion;
+use super::status::{int, invalid_int, status};
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
+
+/// The `observedGeneration` checks (PodObservedGenerationTracking's fields, 1.33).
+const OBSERVED_GENERATION: VersionRange = VersionRange::since(33);
+/// `qosClass` as an immutable status field (before, 1.30–1.31 compared the QoS class on spec
+/// updates: [`super::pod_update`]).
+const QOS_CLASS_IMMUTABLE: VersionRange = VersionRange::since(32);
+/// ClearingNominatedNodeNameAfterBinding, beta and on by default from 1.35.
+const NOMINATED_NODE_CLEARED_AFTER_BINDING: VersionRange = VersionRange::since(35);
+const NON_NEGATIVE: &str = "must be a non-negative integer";
 
 /// `ValidatePodStatusUpdate` after the metadata.
 pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     static NULL: Value = Value::Null;
     let old = w.live.unwrap_or(&NULL);
     let (new_s, old_s) = (status(object), status(old));
+    let version = w.version();
+    conditions(new_s, version, errors);
     let nominated = text(new_s, "nominatedNodeName");
+    let old_spec = spec(old);
     if nominated != text(old_s, "nominatedNodeName") && !nominated.is_empty() {
         for msg in formats::dns1123_subdomain(nominated) {
             errors.push(FieldError::invalid(
@@ -28,8 +44,31 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
                 msg,
             ));
         }
+        if NOMINATED_NODE_CLEARED_AFTER_BINDING.contains(version)
+            && !text(old_spec, "nodeName").is_empty()
+        {
+            errors.push(FieldError::forbidden(
+                "status.nominatedNodeName",
+                "may not be set on pods that are already bound to a node",
+            ));
+        }
     }
-    let old_spec = spec(old);
+    if OBSERVED_GENERATION.contains(version) {
+        let generation = int(new_s, "observedGeneration");
+        if generation < 0 {
+            errors.push(invalid_int("observedGeneration", generation, NON_NEGATIVE));
+        }
+    }
+    if QOS_CLASS_IMMUTABLE.contains(version) {
+        let class = text(new_s, "qosClass");
+        if class != text(old_s, "qosClass") {
+            errors.push(FieldError::invalid(
+                "status.qosClass",
+                FieldError::string_value(class),
+                "field is immutable",
+            ));
+        }
+    }
     state_transitions(
         new_s,
         old_s,
@@ -46,7 +85,6 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         "initContainers",
         errors,
     );
-    let version = w.version();
     addresses(new_s, old_s, "podIPs", "PodIP", version, errors);
     if let Some(first) = items(new_s.get("hostIPs")).first() {
         let ip = text(first, "ip");
@@ -58,6 +96,31 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             ));
         }
         addresses(new_s, old_s, "hostIPs", "HostIP", version, errors);
+    }
+}
+
+/// `validatePodConditions`: from 1.33 a non-negative `observedGeneration`; the type of a
+/// condition the system does not define a qualified name (at the Go field name `Type`).
+fn conditions(new_s: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    const SYSTEM: [&str; 3] = ["PodScheduled", "Ready", "Initialized"];
+    for (i, condition) in items(new_s.get("conditions")).iter().enumerate() {
+        let generation = int(condition, "observedGeneration");
+        if OBSERVED_GENERATION.contains(version) && generation < 0 {
+            errors.push(FieldError::invalid(
+                format!("status.conditions[{i}].observedGeneration"),
+                BadValue::Value(Value::Int(generation)),
+                NON_NEGATIVE,
+            ));
+        }
+        let kind = text(condition, "type");
+        if !SYSTEM.contains(&kind) {
+            label_name(
+                kind,
+                &format!("status.conditions[{i}].Type"),
+                version,
+                errors,
+            );
+        }
     }
 }
 
@@ -217,6 +280,42 @@ mod tests {
         let running_always =
             running.replace(r#""restartPolicy":"Never""#, r#""restartPolicy":"Always""#);
         assert_eq!(status_write(37, &always, &running_always), None);
+    }
+
+    #[test]
+    fn conditions_generations_and_the_qos_class() {
+        let bad = POD.replace(
+            r#""phase":"Succeeded","#,
+            r#""phase":"Succeeded","qosClass":"Burstable","observedGeneration":-2,
+              "nominatedNodeName":"node-2","conditions":[{"type":"Ready","status":"True"},
+              {"type":"example.com/bad type","status":"True","observedGeneration":-1}],"#,
+        );
+        let qualified = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+        assert_eq!(
+            status_write(36, POD, &bad).unwrap(),
+            format!(
+                "The Pod \"batch-1\" is invalid: \n\
+                 * status.conditions[1].observedGeneration: Invalid value: -1: must be a non-negative integer\n\
+                 * status.conditions[1].Type: Invalid value: \"example.com/bad type\": {qualified}\n\
+                 * status.nominatedNodeName: Forbidden: may not be set on pods that are already bound to a node\n\
+                 * status.observedGeneration: Invalid value: -2: must be a non-negative integer\n\
+                 * status.qosClass: Invalid value: \"Burstable\": field is immutable"
+            )
+        );
+        assert_eq!(
+            status_write(32, POD, &bad).unwrap(),
+            format!(
+                "The Pod \"batch-1\" is invalid: \n\
+                 * status.conditions[1].Type: Invalid value: \"example.com/bad type\": {qualified}\n\
+                 * status.qosClass: Invalid value: \"Burstable\": field is immutable"
+            )
+        );
+        assert_eq!(
+            status_write(31, POD, &bad).unwrap(),
+            format!(
+                "The Pod \"batch-1\" is invalid: status.conditions[1].Type: Invalid value: \"example.com/bad type\": {qualified}"
+            )
+        );
     }
 
     #[test]
