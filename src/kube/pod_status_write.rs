@@ -9,7 +9,9 @@
 //!   n-th new condition of a type the n-th stored one's;
 //! - in 1.33, where PodObservedGenerationTracking is alpha, pkg/api/pod/util.go
 //!   `dropDisabledStatusFields` then clears every `observedGeneration` unless the stored status
-//!   uses one (`podObservedGenerationTrackingInUse`). From 1.34 the gate is on.
+//!   uses one (`podObservedGenerationTrackingInUse`). From 1.34 the gate is on;
+//! - until 1.33, where DynamicResourceAllocation is off, `dropDisabledStatusFields` drops
+//!   `resourceClaimStatuses` unless the stored spec has `resourceClaims`.
 
 use super::{KubeVersion, VersionRange};
 use crate::value::{Map, Value};
@@ -18,6 +20,8 @@ use std::collections::HashMap;
 const QOS_CLASS_BACKFILLED: VersionRange = VersionRange::since(32);
 const OBSERVED_GENERATION_PRESERVED: VersionRange = VersionRange::since(33);
 const OBSERVED_GENERATION_GATE_OFF: VersionRange = VersionRange::between(33, 33);
+/// DynamicResourceAllocation, off by default until 1.33.
+const DYNAMIC_RESOURCE_ALLOCATION_OFF: VersionRange = VersionRange::until(33);
 
 /// Prepares `object`, a v1 Pod written through its `status` subresource over `old`.
 pub fn prepare(object: &mut Value, old: &Value, version: KubeVersion) {
@@ -43,6 +47,13 @@ pub fn prepare(object: &mut Value, old: &Value, version: KubeVersion) {
     }
     if OBSERVED_GENERATION_GATE_OFF.contains(version) && !tracks_generation(old_status) {
         clear_observed_generation(status);
+    }
+    let claims_in_use = old
+        .get_path(&["spec", "resourceClaims"])
+        .and_then(Value::as_list)
+        .is_some_and(|l| !l.is_empty());
+    if DYNAMIC_RESOURCE_ALLOCATION_OFF.contains(version) && !claims_in_use {
+        status.shift_remove("resourceClaimStatuses");
     }
     if status.is_empty() {
         pod.shift_remove("status");
@@ -175,5 +186,23 @@ mod tests {
             .unwrap();
         prepare(&mut object, &old, KubeVersion::new(33).unwrap());
         assert!(!to_json_string(&object).contains("observedGeneration"));
+    }
+
+    #[test]
+    fn claim_statuses_need_the_gate_or_stored_claims_until_1_33() {
+        let sent = r#"{"apiVersion":"v1","kind":"Pod","status":{"phase":"Running",
+          "resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"p-gpu"}]}}"#;
+        let kept = |minor: u8, old: &str| {
+            let mut object = from_json_str(sent).unwrap();
+            let old = from_json_str(old).unwrap();
+            prepare(&mut object, &old, KubeVersion::new(minor).unwrap());
+            to_json_string(&object).contains("resourceClaimStatuses")
+        };
+        let plain = r#"{"apiVersion":"v1","kind":"Pod","spec":{}}"#;
+        let claims =
+            r#"{"apiVersion":"v1","kind":"Pod","spec":{"resourceClaims":[{"name":"gpu"}]}}"#;
+        assert!(!kept(33, plain));
+        assert!(kept(33, claims));
+        assert!(kept(34, plain));
     }
 }

@@ -69,22 +69,18 @@ pub fn pod(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
             ));
         }
     }
-    state_transitions(
-        new_s,
-        old_s,
-        old_spec,
-        "containerStatuses",
-        "containers",
-        errors,
-    );
-    state_transitions(
-        new_s,
-        old_s,
-        old_spec,
-        "initContainerStatuses",
-        "initContainers",
-        errors,
-    );
+    let policy = text(old_spec, "restartPolicy");
+    for (list, containers) in [
+        ("containerStatuses", "containers"),
+        ("initContainerStatuses", "initContainers"),
+    ] {
+        state_transitions(new_s, old_s, old_spec, policy, (list, containers), errors);
+    }
+    // `ValidateEphemeralContainerStateTransition` (until 1.33 the common rule with policy
+    // `Never`): an ephemeral container never restarts.
+    let ephemeral = ("ephemeralContainerStatuses", "ephemeralContainers");
+    state_transitions(new_s, old_s, old_spec, "Never", ephemeral, errors);
+    claim_statuses(new_s, spec(object), version, errors);
     addresses(new_s, old_s, "podIPs", "PodIP", version, errors);
     if let Some(first) = items(new_s.get("hostIPs")).first() {
         let ip = text(first, "ip");
@@ -132,11 +128,10 @@ fn state_transitions(
     new_s: &Value,
     old_s: &Value,
     old_spec: &Value,
-    list: &str,
-    containers: &str,
+    policy: &str,
+    (list, containers): (&str, &str),
     errors: &mut Vec<FieldError>,
 ) {
-    let policy = text(old_spec, "restartPolicy");
     if policy == "Always" {
         return;
     }
@@ -177,6 +172,47 @@ fn state_transitions(
         }
     }
 }
+
+/// `validatePodResourceClaimStatuses`: each status names an entry of `spec.resourceClaims`,
+/// once, and its `resourceClaimName` is a DNS subdomain (reported at `name` until 1.35).
+fn claim_statuses(new_s: &Value, spec: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
+    let claims = items(spec.get("resourceClaims"));
+    let mut seen = std::collections::HashSet::new();
+    for (i, status) in items(new_s.get("resourceClaimStatuses")).iter().enumerate() {
+        let at = format!("status.resourceClaimStatuses[{i}]");
+        let name = text(status, "name");
+        if !claims.iter().any(|c| text(c, "name") == name) {
+            errors.push(FieldError::invalid(
+                format!("{at}.name"),
+                FieldError::string_value(name),
+                "must match the name of an entry in `spec.resourceClaims`",
+            ));
+        }
+        if !seen.insert(name) {
+            errors.push(FieldError::duplicate(
+                format!("{at}.name"),
+                FieldError::string_value(name),
+            ));
+        }
+        let Some(claim) = status.get("resourceClaimName").and_then(Value::as_str) else {
+            continue;
+        };
+        let key = version.pick(CLAIM_NAME_REPORTED_AT);
+        for msg in formats::dns1123_subdomain(claim) {
+            errors.push(FieldError::invalid(
+                format!("{at}.{key}"),
+                FieldError::string_value(claim),
+                msg,
+            ));
+        }
+    }
+}
+
+/// Where a bad `resourceClaimName` is reported: at `name` until 1.35.
+const CLAIM_NAME_REPORTED_AT: &[(VersionRange, &str)] = &[
+    (VersionRange::until(35), "name"),
+    (VersionRange::since(36), "resourceClaimName"),
+];
 
 /// Go's `To4() != nil`: written as IPv4, or IPv4-mapped IPv6.
 fn is_v4(ip: &Ip) -> bool {
@@ -316,6 +352,44 @@ mod tests {
                 "The Pod \"batch-1\" is invalid: status.conditions[1].Type: Invalid value: \"example.com/bad type\": {qualified}"
             )
         );
+    }
+
+    #[test]
+    fn ephemeral_containers_and_claim_statuses() {
+        let live = POD
+            .replace(
+                r#""containers":[{"name":"main","image":"busybox:1.36"}]"#,
+                r#""containers":[{"name":"main","image":"busybox:1.36"}],
+               "resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"gpu"}]"#,
+            )
+            .replace(
+                r#""phase":"Succeeded","#,
+                r#""phase":"Succeeded","ephemeralContainerStatuses":[{"name":"debugger",
+               "image":"busybox","imageID":"","ready":false,"restartCount":0,
+               "state":{"terminated":{"exitCode":1}}}],"#,
+            );
+        let bad = live
+            .replace(r#""state":{"terminated":{"exitCode":1}}"#, r#""state":{"running":{}}"#)
+            .replace(
+                r#""phase":"Succeeded","#,
+                r#""phase":"Succeeded","resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"Batch-1-GPU"},
+                   {"name":"gpu"},{"name":"fpga"}],"#,
+            );
+        let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+        let expected = |key: &str| {
+            format!(
+                "The Pod \"batch-1\" is invalid: \n\
+                 * status.ephemeralContainerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state\n\
+                 * status.resourceClaimStatuses[0].{key}: Invalid value: \"Batch-1-GPU\": {subdomain}\n\
+                 * status.resourceClaimStatuses[1].name: Duplicate value: \"gpu\"\n\
+                 * status.resourceClaimStatuses[2].name: Invalid value: \"fpga\": must match the name of an entry in `spec.resourceClaims`"
+            )
+        };
+        assert_eq!(
+            status_write(36, &live, &bad).unwrap(),
+            expected("resourceClaimName")
+        );
+        assert_eq!(status_write(35, &live, &bad).unwrap(), expected("name"));
     }
 
     #[test]
