@@ -15,6 +15,7 @@ mod node_labels;
 mod pod;
 mod pod_containers;
 mod pod_paths;
+mod status;
 mod storage;
 mod workloads;
 
@@ -84,15 +85,28 @@ const KIND_WARNINGS: &[(&str, &str, KindWarnings)] = &[
 
 const ADMISSION: &str = "admissionregistration.k8s.io";
 
-/// The strategy's warnings for a valid write of `object` (the main resource only: status
-/// writes are not modelled), as `Warning: …` lines.
+/// The status strategies that warn, by group and kind.
+const STATUS_WARNINGS: &[(&str, &str, KindWarnings)] = &[
+    ("", "Pod", status::pod),
+    ("", "Service", status::load_balancer),
+    ("networking.k8s.io", "Ingress", status::load_balancer),
+];
+
+/// The strategy's warnings for a valid write of `object` (the main resource's, or the status
+/// strategy's for a `status` write; other subresources have none modelled), as `Warning: …`
+/// lines.
 pub fn check(w: &Write, object: &Value) -> Vec<String> {
     let gvk = &w.kind.gvk;
-    if !w.subresource.is_empty() || !w.kind.is_builtin() {
+    let table = match w.subresource {
+        "" => KIND_WARNINGS,
+        "status" => STATUS_WARNINGS,
+        _ => return Vec::new(),
+    };
+    if !w.kind.is_builtin() {
         return Vec::new();
     }
     let mut texts = Vec::new();
-    for (group, kind, warnings) in KIND_WARNINGS {
+    for (group, kind, warnings) in table {
         if *group == gvk.group && *kind == gvk.kind {
             warnings(w, object, &mut texts);
         }
