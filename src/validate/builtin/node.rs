@@ -42,6 +42,7 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     let old_spec = self::spec(old);
     annotations(object, version, errors);
     resources(status, version, errors);
+    duplicate_addresses(status, errors);
     let (cidrs, old_cidrs) = (pod_cidrs(spec), pod_cidrs(old_spec));
     if !old_cidrs.is_empty() {
         if cidrs.len() != old_cidrs.len() {
@@ -58,7 +59,7 @@ pub fn node(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
     if !old_provider.is_empty() && old_provider != text(spec, "providerID") {
         errors.push(FieldError::forbidden("spec.providerID", PROVIDER_CHANGED));
     }
-    super::node_config_source::check(object, old, errors);
+    super::node_config_source::check(object, old, status, version, errors);
     taints(
         items(spec.get("taints")),
         "metadata.taints",
@@ -284,6 +285,35 @@ fn go_time_literal(text: &str) -> Option<String> {
     ))
 }
 
+/// `ValidateNodeUpdate`: no `status.addresses` entry twice (same type and address), quoting
+/// the internal `core.NodeAddress` (JSON of Go's field names from 1.34, `%#v` before).
+fn duplicate_addresses(status: Option<&Value>, errors: &mut Vec<FieldError>) {
+    let mut seen = HashSet::new();
+    for (i, address) in items(status.and_then(|s| s.get("addresses")))
+        .iter()
+        .enumerate()
+    {
+        let (kind, at) = (text(address, "type"), text(address, "address"));
+        if seen.insert((kind, at)) {
+            continue;
+        }
+        let mut json = Map::default();
+        json.insert("Type".into(), Value::from(kind));
+        json.insert("Address".into(), Value::from(at));
+        errors.push(FieldError::duplicate(
+            format!("status.addresses[{i}]"),
+            BadValue::GoValue {
+                value: Value::Map(json),
+                go_syntax: format!(
+                    "core.NodeAddress{{Type:{}, Address:{}}}",
+                    go_quote(kind),
+                    go_quote(at)
+                ),
+            },
+        ));
+    }
+}
+
 /// A taint as the server quotes the internal `core.Taint`: JSON since 1.34, `%#v` before.
 fn taint_value(t: &Value) -> BadValue {
     // From 1.34 the internal `core.Taint` is quoted as JSON: no json tags, so Go's field
@@ -439,5 +469,27 @@ mod tests {
             "",
         );
         assert!(refusal_causes(NODE, Some(&unset), 37).is_empty());
+    }
+
+    #[test]
+    fn a_status_write_lists_no_address_twice() {
+        use super::super::status_tests::status_write;
+        let live = NODE.replace(
+            r#""status":{"#,
+            r#""status":{"addresses":[{"type":"InternalIP","address":"10.0.0.5"}],"#,
+        );
+        let doubled = live.replace(
+            r#""addresses":[{"type":"InternalIP","address":"10.0.0.5"}]"#,
+            r#""addresses":[{"type":"InternalIP","address":"10.0.0.5"},{"type":"Hostname","address":"n1"},
+               {"type":"InternalIP","address":"10.0.0.5"}]"#,
+        );
+        assert_eq!(
+            status_write(36, &live, &doubled).unwrap(),
+            "The Node \"n1\" is invalid: status.addresses[2]: Duplicate value: {\"Type\":\"InternalIP\",\"Address\":\"10.0.0.5\"}"
+        );
+        assert_eq!(
+            status_write(33, &live, &doubled).unwrap(),
+            "The Node \"n1\" is invalid: status.addresses[2]: Duplicate value: core.NodeAddress{Type:\"InternalIP\", Address:\"10.0.0.5\"}"
+        );
     }
 }
