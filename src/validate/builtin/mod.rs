@@ -78,6 +78,7 @@ mod node_config_source;
 mod owner_refs;
 mod pod;
 mod pod_annotations;
+mod pod_ephemeral;
 mod pod_misc;
 mod pod_options;
 mod pod_os;

@@ -153,6 +153,7 @@ pub fn spec(
         let zero_sleep = opts.zero_sleep;
         probe::init_container_handlers(c, &at, sidecar, spec, zero_sleep, version, errors);
     }
+    super::pod_ephemeral::check(&scope, path, version, errors);
     pod_resources::check(spec, path, context, version, errors);
     host_network_ports(spec, path, errors);
     enumerated(spec, "restartPolicy", path, RESTART_POLICIES, errors);
@@ -331,8 +332,8 @@ fn volumes<'v>(
 }
 
 /// What every container of one pod spec is checked against.
-struct PodScope<'a> {
-    spec: &'a Value,
+pub(super) struct PodScope<'a> {
+    pub(super) spec: &'a Value,
     volumes: &'a Volumes<'a>,
     context: Context<'a>,
     opts: &'a PodOptions,
@@ -340,7 +341,7 @@ struct PodScope<'a> {
 
 /// `validateContainerCommon`: name, image, termination message policy, ports, volume mounts,
 /// pull policy, resources, resize policy (of a container of the pod `pod.spec`).
-fn container_common(
+pub(super) fn container_common(
     c: &Value,
     pod: &PodScope,
     path: &str,
