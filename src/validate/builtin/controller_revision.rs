@@ -97,6 +97,29 @@ mod tests {
     }
 
     #[test]
+    fn the_name_rule_follows_the_metadata_update_rules() {
+        let stored = REVISION.replace(
+            r#""namespace":"default"}"#,
+            r#""namespace":"default","deletionTimestamp":"2026-11-01T10:00:00Z"}"#,
+        );
+        let updated = stored
+            .replace(
+                r#""name":"web-7b9f5c6d4","#,
+                r#""name":"web-7b9f5c6d4","generateName":"Web_","finalizers":["example.com/keep"],"#,
+            )
+            .replace(r#""revision":2"#, r#""revision":-1"#);
+        let causes = refusal_causes(&updated, Some(&stored), 36);
+        let paths: Vec<&str> = causes
+            .iter()
+            .map(|c| c.split(':').next().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            ["metadata.finalizers", "metadata.generateName", "revision"]
+        );
+    }
+
+    #[test]
     fn revision_is_not_negative_and_data_is_required() {
         let bad = REVISION
             .replace(r#""revision":2"#, r#""revision":-1"#)

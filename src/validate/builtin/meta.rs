@@ -214,7 +214,7 @@ pub fn check(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
         }
         check_namespace(w, meta, errors);
     } else {
-        meta_update::names(w, meta, errors);
+        meta_update::names(meta, errors);
     }
     labels(meta.get("labels"), "metadata.labels", version, errors);
     annotations(

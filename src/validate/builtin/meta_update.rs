@@ -162,12 +162,12 @@ const UPDATE_CHECKS_GENERATE_NAME: &[(&str, &str, VersionRange)] = &[
     ),
 ];
 
-/// An update's `generateName` and `name`: first as `rest.BeforeUpdate`'s `validateCommonFields`
+/// An update's `generateName` and `name` as `rest.BeforeUpdate`'s `validateCommonFields`
 /// checks every object's (`ValidateObjectMetaAccessor` with `path.ValidatePathSegmentName`: no
-/// `/`, no `%`, a name not `.` or `..`), then by the kind's name rule ([`kind_name_rule`]),
-/// unless the kind checks it after its own update rules. The name cannot change; a stored one
-/// the rules refuse is refused again.
-pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
+/// `/`, no `%`, a name not `.` or `..`). The kind's own name rule comes later
+/// ([`kind_name_rule_on_update`]). The name cannot change; a stored one the rules refuse is
+/// refused again.
+pub(super) fn names(meta: &Value, errors: &mut Vec<FieldError>) {
     check_names(meta, errors, &|value, prefix| {
         let mut messages = formats::path_segment_name(value);
         if prefix {
@@ -176,19 +176,28 @@ pub(super) fn names(w: &Write, meta: &Value, errors: &mut Vec<FieldError>) {
         }
         messages
     });
-    let gvk = &w.kind.gvk;
-    let deferred = KIND_RULE_AFTER_UPDATE_RULES
-        .iter()
-        .any(|(g, k)| *g == gvk.group && *k == gvk.kind);
-    if !deferred {
-        kind_name_rule(w, meta, errors);
-    }
 }
 
 /// Kinds whose update validation runs `ValidateObjectMeta` after the kind's own update rules:
 /// `ValidateServiceUpdate` (`ValidateObjectMetaUpdate`, the IP and traffic rules, then
 /// `ValidateService`, until 1.33); their validation calls [`kind_name_rule`] itself.
 const KIND_RULE_AFTER_UPDATE_RULES: &[(&str, &str)] = &[("", "Service")];
+
+/// The kind's name rule on an update of the object or its scale (status writes run no
+/// `ValidateObjectMeta`), where the kind's `Validate…Update` runs it: after the metadata
+/// update's rules (`ValidateObjectMetaUpdate` comes first in every such function), as the
+/// create validation it calls begins, before the kind's own rules; the kinds of
+/// [`KIND_RULE_AFTER_UPDATE_RULES`] call [`kind_name_rule`] themselves.
+pub(super) fn kind_name_rule_on_update(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
+    let gvk = &w.kind.gvk;
+    let deferred = KIND_RULE_AFTER_UPDATE_RULES
+        .iter()
+        .any(|(g, k)| *g == gvk.group && *k == gvk.kind);
+    if w.live.is_some() && w.subresource != "status" && !deferred {
+        let meta = object.get("metadata").unwrap_or(&Value::Null);
+        kind_name_rule(w, meta, errors);
+    }
+}
 
 /// The kind's name rule on update, where its update validation runs `ValidateObjectMeta`
 /// ([`UPDATE_CHECKS_GENERATE_NAME`]).

@@ -345,6 +345,7 @@ pub fn check(w: &Write, object: &Value) -> Vec<FieldError> {
     }
     let gvk = &w.kind.gvk;
     if w.kind.is_builtin() {
+        meta_update::kind_name_rule_on_update(w, object, &mut errors);
         for (group, kind, rules) in KIND_RULES {
             if *group == gvk.group && *kind == gvk.kind {
                 rules(w, object, &mut errors);
