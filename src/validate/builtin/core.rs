@@ -123,8 +123,17 @@ fn keys(map: Option<&Value>, path: &str, errors: &mut Vec<FieldError>) -> usize 
     size
 }
 
-/// The `immutable: true` rules of ConfigMap and Secret updates.
+/// The `immutable: true` rules of ConfigMap and Secret updates, then the kind's name rule
+/// (`ValidateConfigMap` / `ValidateSecret` begin with `ValidateObjectMeta`).
 fn immutable_data(w: &Write, object: &Value, fields: &[&str], errors: &mut Vec<FieldError>) {
+    immutable_fields(w, object, fields, errors);
+    if w.live.is_some() {
+        let meta = object.get("metadata").unwrap_or(&Value::Null);
+        super::meta_update::kind_name_rule(w, meta, errors);
+    }
+}
+
+fn immutable_fields(w: &Write, object: &Value, fields: &[&str], errors: &mut Vec<FieldError>) {
     let Some(old) = w.live else { return };
     if old.get("immutable").and_then(Value::as_bool) != Some(true) {
         return;

@@ -180,8 +180,11 @@ pub(super) fn names(meta: &Value, errors: &mut Vec<FieldError>) {
 
 /// Kinds whose update validation runs `ValidateObjectMeta` after the kind's own update rules:
 /// `ValidateServiceUpdate` (`ValidateObjectMetaUpdate`, the IP and traffic rules, then
-/// `ValidateService`, until 1.33); their validation calls [`kind_name_rule`] itself.
-const KIND_RULE_AFTER_UPDATE_RULES: &[(&str, &str)] = &[("", "Service")];
+/// `ValidateService`, until 1.33), `ValidateConfigMapUpdate` and `ValidateSecretUpdate` (the
+/// `immutable` rules and a Secret's `type` first); their validation calls [`kind_name_rule`]
+/// itself.
+const KIND_RULE_AFTER_UPDATE_RULES: &[(&str, &str)] =
+    &[("", "Service"), ("", "ConfigMap"), ("", "Secret")];
 
 /// The kind's name rule on an update of the object or its scale (status writes run no
 /// `ValidateObjectMeta`), where the kind's `Validate…Update` runs it: after the metadata
@@ -241,5 +244,28 @@ fn check_names(
                 msg,
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::refusal_causes;
+
+    #[test]
+    fn a_config_map_lists_its_immutable_rules_before_the_name_rule() {
+        let stored = r#"{"apiVersion":"v1","kind":"ConfigMap",
+          "metadata":{"name":"settings","namespace":"default"},"immutable":true,"data":{"a":"1"}}"#;
+        let updated = stored
+            .replace(
+                r#""name":"settings","#,
+                r#""name":"settings","generateName":"Settings_","#,
+            )
+            .replace(r#""a":"1""#, r#""a":"2""#);
+        let causes = refusal_causes(&updated, Some(stored), 36);
+        let paths: Vec<&str> = causes
+            .iter()
+            .map(|c| c.split(':').next().unwrap())
+            .collect();
+        assert_eq!(paths, ["data", "metadata.generateName"]);
     }
 }
