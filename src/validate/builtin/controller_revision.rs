@@ -1,7 +1,8 @@
 //! ControllerRevisions (apps), as k8s.io/kubernetes pkg/apis/apps/validation checks them
 //! through the registry strategy (pkg/registry/apps/controllerrevision/strategy.go):
 //! `revision` not negative, `data` required (a JSON object on create from 1.31), and on
-//! update `data` immutable.
+//! update `data` immutable (quoting the internal `runtime.RawExtension` from 1.31, 1.30's
+//! `runtime.Object` holding a `*runtime.Unknown` before).
 
 use super::super::{BadValue, FieldError, Write};
 use super::fields::present;
@@ -52,24 +53,24 @@ pub fn controller_revision(w: &Write, object: &Value, errors: &mut Vec<FieldErro
     };
     let old_data = present(old, "data");
     if data != old_data {
-        errors.push(FieldError::invalid(
-            "data",
-            raw_extension(data),
-            "field is immutable",
-        ));
+        let quoted = if DATA_IS_AN_OBJECT.contains(w.version()) {
+            raw_extension(data)
+        } else {
+            unknown_object(data)
+        };
+        errors.push(FieldError::invalid("data", quoted, "field is immutable"));
     }
 }
 
-/// The internal `runtime.RawExtension` the server quotes: its bytes are the JSON the
+/// The internal `runtime.RawExtension` the server quotes (1.31–): its bytes are the JSON the
 /// unstructured converter writes (keys sorted, compact). From 1.34 `json.Marshal` prints the
 /// bytes themselves; before, `%#v` dumps them as a byte slice.
 fn raw_extension(data: Option<&Value>) -> BadValue {
     let (value, raw) = match data {
         Some(v) => {
             let sorted = v.with_sorted_keys();
-            let text = to_json_string(&sorted);
-            let bytes: Vec<String> = text.bytes().map(|b| format!("{b:#x}")).collect();
-            (sorted, format!("[]uint8{{{}}}", bytes.join(", ")))
+            let raw = go_bytes(&sorted);
+            (sorted, raw)
         }
         None => (Value::Null, "[]uint8(nil)".to_string()),
     };
@@ -77,6 +78,34 @@ fn raw_extension(data: Option<&Value>) -> BadValue {
         value,
         go_syntax: format!("runtime.RawExtension{{Raw:{raw}, Object:runtime.Object(nil)}}"),
     }
+}
+
+/// 1.30's internal `Data runtime.Object`: apimachinery `Convert_runtime_RawExtension_To_runtime_Object`
+/// makes it a `*runtime.Unknown` holding the bytes (nil for none or `null`). `ErrorBody`
+/// dereferences the pointer, and the value (`String` has a pointer receiver) prints with
+/// `%#v`; a nil one prints as `"null"`.
+fn unknown_object(data: Option<&Value>) -> BadValue {
+    let Some(v) = data.filter(|v| !v.is_null()) else {
+        return FieldError::string_value("null");
+    };
+    let sorted = v.with_sorted_keys();
+    let go_syntax = format!(
+        "runtime.Unknown{{TypeMeta:runtime.TypeMeta{{APIVersion:\"\", Kind:\"\"}}, Raw:{}, ContentEncoding:\"\", ContentType:\"application/json\"}}",
+        go_bytes(&sorted)
+    );
+    BadValue::GoValue {
+        value: sorted,
+        go_syntax,
+    }
+}
+
+/// Compact JSON as Go's `%#v` prints a `[]uint8`.
+fn go_bytes(v: &Value) -> String {
+    let bytes: Vec<String> = to_json_string(v)
+        .bytes()
+        .map(|b| format!("{b:#x}"))
+        .collect();
+    format!("[]uint8{{{}}}", bytes.join(", "))
 }
 
 #[cfg(test)]
@@ -185,6 +214,10 @@ mod tests {
             refusal_causes(small, Some(&old), 33),
             ["data: Invalid value: runtime.RawExtension{Raw:[]uint8{0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x5c, 0x75, 0x30, 0x30, 0x33, 0x63, 0x22, 0x2c, 0x22, 0x62, 0x22, 0x3a, 0x31, 0x7d}, Object:runtime.Object(nil)}: field is immutable"]
         );
+        assert_eq!(
+            refusal_causes(small, Some(&old), 30),
+            ["data: Invalid value: runtime.Unknown{TypeMeta:runtime.TypeMeta{APIVersion:\"\", Kind:\"\"}, Raw:[]uint8{0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x5c, 0x75, 0x30, 0x30, 0x33, 0x63, 0x22, 0x2c, 0x22, 0x62, 0x22, 0x3a, 0x31, 0x7d}, ContentEncoding:\"\", ContentType:\"application/json\"}: field is immutable"]
+        );
         // Revision numbers may change.
         let renumbered = REVISION.replace(r#""revision":2"#, r#""revision":3"#);
         assert!(refusal_causes(&renumbered, Some(REVISION), 37).is_empty());
@@ -204,7 +237,7 @@ mod tests {
             refusal_causes(&without, Some(REVISION), 30),
             [
                 "data: Required value: data is mandatory",
-                "data: Invalid value: runtime.RawExtension{Raw:[]uint8(nil), Object:runtime.Object(nil)}: field is immutable",
+                "data: Invalid value: \"null\": field is immutable",
             ]
         );
     }
