@@ -9,6 +9,7 @@ use super::fields::{items, present, spec, text};
 use super::meta_update::time_value;
 use super::status::{int, invalid_int, non_negative, status};
 use crate::kube::VersionRange;
+use crate::validate::goprint::go_quote;
 use crate::value::Value;
 
 /// JobManagedBy on by default: the strengthened status transitions.
@@ -54,6 +55,9 @@ struct Options {
     failed_indexes_overlapping: bool,
     finished_with_active: bool,
     finished_without_start_time: bool,
+    finished_with_uncounted_pods: bool,
+    /// The release's wording of that refusal.
+    uncounted_pods_detail: &'static str,
     start_time_update_unsuspended: bool,
     completion_before_start: bool,
     mutating_completion_time: bool,
@@ -92,6 +96,12 @@ impl Options {
             failed_indexes_overlapping: failed_indexes || completed_indexes,
             finished_with_active: finished_changed || int(new_s, "active") != int(old_s, "active"),
             finished_without_start_time: finished_changed || start,
+            finished_with_uncounted_pods: finished_changed
+                || !same_uncounted(
+                    new_s.get("uncountedTerminatedPods"),
+                    old_s.get("uncountedTerminatedPods"),
+                ),
+            uncounted_pods_detail: w.version().pick(UNCOUNTED_PODS_DETAIL),
             start_time_update_unsuspended: start,
             completion_before_start: start || completion,
             mutating_completion_time: true,
@@ -103,6 +113,64 @@ impl Options {
         }
     }
 }
+
+/// `Semantic.DeepEqual` of two `*UncountedTerminatedPods`: both nil, or both set with the same
+/// UIDs (a missing list equal to an empty one).
+fn same_uncounted(new: Option<&Value>, old: Option<&Value>) -> bool {
+    fn set(v: Option<&Value>) -> Option<&Value> {
+        v.filter(|v| !v.is_null())
+    }
+    match (set(new), set(old)) {
+        (None, None) => true,
+        (Some(n), Some(o)) => ["succeeded", "failed"]
+            .iter()
+            .all(|list| items(n.get(list)) == items(o.get(list))),
+        _ => false,
+    }
+}
+
+/// The refusal of a finished Job that still lists uncounted pods (worded `uncountedTerminatedPods
+/// needs to be empty for finished job` until 1.33), quoting the internal
+/// `batch.UncountedTerminatedPods`.
+fn uncounted_pods_left(s: &Value, detail: &str, errors: &mut Vec<FieldError>) {
+    let Some(uncounted) = present(s, "uncountedTerminatedPods") else {
+        return;
+    };
+    let (succeeded, failed) = (uncounted.get("succeeded"), uncounted.get("failed"));
+    if items(succeeded).is_empty() && items(failed).is_empty() {
+        return;
+    }
+    let mut json = crate::value::Map::default();
+    let mut go = Vec::new();
+    for (key, list) in [("Succeeded", succeeded), ("Failed", failed)] {
+        let list = list.filter(|v| !v.is_null());
+        json.insert(key.into(), list.cloned().unwrap_or(Value::Null));
+        let uids: Vec<String> = items(list)
+            .iter()
+            .map(|u| go_quote(u.as_str().unwrap_or("")))
+            .collect();
+        go.push(match list {
+            Some(_) => format!("{key}:[]types.UID{{{}}}", uids.join(", ")),
+            None => format!("{key}:[]types.UID(nil)"),
+        });
+    }
+    errors.push(FieldError::invalid(
+        "status.uncountedTerminatedPods",
+        BadValue::GoValue {
+            value: Value::Map(json),
+            go_syntax: format!("batch.UncountedTerminatedPods{{{}}}", go.join(", ")),
+        },
+        detail,
+    ));
+}
+
+const UNCOUNTED_PODS_DETAIL: &[(VersionRange, &str)] = &[
+    (
+        VersionRange::until(33),
+        "uncountedTerminatedPods needs to be empty for finished job",
+    ),
+    (VersionRange::since(34), "must be empty for finished job"),
+];
 
 /// `ValidateJobStatusUpdate` with the release's options (the metadata is checked before).
 pub fn job(w: &Write, object: &Value, errors: &mut Vec<FieldError>) {
@@ -265,6 +333,9 @@ fn job_status(job: &Value, opts: &Options, errors: &mut Vec<FieldError>) {
             "startTime is required for finished job",
         ));
     }
+    if opts.finished_with_uncounted_pods && is_finished {
+        uncounted_pods_left(s, opts.uncounted_pods_detail, errors);
+    }
     indexes(job, opts, errors);
     let sp = spec(job);
     let scm = success_criteria_met(job);
@@ -396,6 +467,25 @@ mod tests {
             status_write(32, JOB, &bad).unwrap(),
             "The Job \"pi\" is invalid: status.completionTime: Required value: completionTime is required for Complete jobs"
         );
+        assert_eq!(status_write(31, JOB, &bad), None);
+    }
+
+    #[test]
+    fn a_finished_job_counts_all_its_pods() {
+        let bad = done().replace(
+            r#""succeeded":1,"#,
+            r#""succeeded":1,"uncountedTerminatedPods":{"succeeded":["9c1f"]},"#,
+        );
+        assert_eq!(
+            status_write(36, JOB, &bad).unwrap(),
+            r#"The Job "pi" is invalid: status.uncountedTerminatedPods: Invalid value: {"Succeeded":["9c1f"],"Failed":null}: must be empty for finished job"#
+        );
+        assert_eq!(
+            status_write(33, JOB, &bad).unwrap(),
+            r#"The Job "pi" is invalid: status.uncountedTerminatedPods: Invalid value: batch.UncountedTerminatedPods{Succeeded:[]types.UID{"9c1f"}, Failed:[]types.UID(nil)}: uncountedTerminatedPods needs to be empty for finished job"#
+        );
+        // Only checked when finishing or when the list changes.
+        assert_eq!(status_write(36, &bad, &bad), None);
         assert_eq!(status_write(31, JOB, &bad), None);
     }
 
