@@ -113,6 +113,7 @@ mod service_lb;
 mod service_update;
 mod stateful_set;
 pub(crate) mod status;
+mod status_admission;
 mod status_apps;
 mod status_batch;
 mod status_core;

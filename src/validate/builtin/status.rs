@@ -45,6 +45,11 @@ const STATUS_RULES: &[(&str, &str, StatusCheck)] = &[
         "PodDisruptionBudget",
         status_core::pod_disruption_budget,
     ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicy",
+        super::status_admission::validating_admission_policy,
+    ),
     // apiextensions-apiserver pkg/registry/customresourcedefinition/strategy.go:
     // `ValidateUpdateCustomResourceDefinitionStatus`.
     (
