@@ -5,6 +5,7 @@
 
 use super::super::formats;
 use super::super::FieldError;
+use super::affinity::label_name;
 use super::fields::{items, present, text};
 use crate::kube::KubeVersion;
 use crate::validate::field::join;
@@ -17,7 +18,7 @@ const PREEMPTION_POLICIES: &[&str] = &["PreemptLowerPriority", "Never"];
 /// condition types and gate names are qualified names, gates unique.
 pub fn gates(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
     for (i, gate) in items(spec.get("readinessGates")).iter().enumerate() {
-        qualified_name(
+        label_name(
             text(gate, "conditionType"),
             &format!("{path}.readinessGates[{i}].conditionType"),
             version,
@@ -28,20 +29,10 @@ pub fn gates(spec: &Value, path: &str, version: KubeVersion, errors: &mut Vec<Fi
     for (i, gate) in items(spec.get("schedulingGates")).iter().enumerate() {
         let at = format!("{path}.schedulingGates[{i}]");
         let name = text(gate, "name");
-        qualified_name(name, &at, version, errors);
+        label_name(name, &at, version, errors);
         if !seen.insert(name) {
             errors.push(FieldError::duplicate(at, FieldError::string_value(name)));
         }
-    }
-}
-
-fn qualified_name(name: &str, path: &str, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    for msg in formats::label_key(name, version) {
-        errors.push(FieldError::invalid(
-            path,
-            FieldError::string_value(name),
-            msg,
-        ));
     }
 }
 
