@@ -261,9 +261,11 @@ pub fn write(
         }
     }
     if let Some(check) = &check {
-        let more = check
-            .after(&result, req.defaulting)
-            .map_err(|e| WriteError::Refused(e, std::mem::take(&mut warnings)))?;
+        let more = check.after(&result, req.defaulting).map_err(|e| {
+            let mut sent = std::mem::take(&mut warnings);
+            sent.extend(crate::validate::builtin::warnings::before_validation(check));
+            WriteError::Refused(e, sent)
+        })?;
         warnings.extend(more);
         warnings = crate::validate::builtin::warnings::recorded(warnings);
     }

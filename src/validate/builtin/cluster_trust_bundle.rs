@@ -9,6 +9,7 @@ use super::certificates::pem_decode;
 use super::fields::{spec, text};
 use super::meta::NameRule;
 use super::trust_bundle::signer_name;
+use super::x509;
 use crate::value::Value;
 
 /// `certificates.MaxTrustBundleSize` (1 MiB).
@@ -112,14 +113,14 @@ fn trust_bundle(bundle: &str, w: &Write, errors: &mut Vec<FieldError>) {
             errors.push(invalid(format!("entry {entry} has PEM block headers")));
             continue;
         }
-        match basic_constraints(&block.bytes) {
-            None => {
+        match x509::parse_certificate(&block.bytes, w.version()) {
+            Err(_) => {
                 errors.push(invalid(format!("entry {entry} does not parse as X.509")));
                 continue;
             }
-            Some(Some(true)) => {}
+            Ok(cert) if cert.is_ca => {}
             // No basicConstraints extension, or one without the CA bit: `IsCA` is false.
-            Some(_) => {
+            Ok(_) => {
                 errors.push(invalid(format!(
                     "entry {entry} does not have the CA bit set"
                 )));
@@ -146,96 +147,6 @@ fn trust_bundle(bundle: &str, w: &Write, errors: &mut Vec<FieldError>) {
             )));
         }
     }
-}
-
-/// One DER element: its tag, its contents, and what follows it.
-fn der(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = input.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (len, rest) = if first < 0x80 {
-        (first as usize, rest)
-    } else {
-        let n = (first & 0x7f) as usize;
-        if n == 0 || n > 4 || rest.len() < n {
-            return None;
-        }
-        let len = rest[..n]
-            .iter()
-            .fold(0usize, |acc, b| (acc << 8) | *b as usize);
-        (len, &rest[n..])
-    };
-    if rest.len() < len {
-        return None;
-    }
-    Some((tag, &rest[..len], &rest[len..]))
-}
-
-/// The elements of a constructed DER value's contents.
-fn elements(mut input: &[u8]) -> Option<Vec<(u8, &[u8])>> {
-    let mut out = Vec::new();
-    while !input.is_empty() {
-        let (tag, content, rest) = der(input)?;
-        out.push((tag, content));
-        input = rest;
-    }
-    Some(out)
-}
-
-/// The OID of basicConstraints (2.5.29.19).
-const BASIC_CONSTRAINTS: &[u8] = &[0x55, 0x1d, 0x13];
-
-/// The outline of an X.509 certificate as `x509.ParseCertificate` first reads it (a SEQUENCE
-/// of the to-be-signed SEQUENCE, an algorithm SEQUENCE and a BIT STRING, the TBS holding its
-/// fields in order) and its basicConstraints `cA` flag: `None` when it does not parse,
-/// `Some(None)` without the extension. Go checks much more (names, times, keys); kssa does
-/// not.
-fn basic_constraints(cert: &[u8]) -> Option<Option<bool>> {
-    let (0x30, content, []) = der(cert)? else {
-        return None;
-    };
-    let parts = elements(content)?;
-    let [(0x30, tbs), (0x30, _), (0x03, _)] = parts.as_slice() else {
-        return None;
-    };
-    let fields = elements(tbs)?;
-    let mut fields = fields.as_slice();
-    if let [(0xa0, _), tail @ ..] = fields {
-        fields = tail;
-    }
-    // serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo.
-    let [(0x02, _), (0x30, _), (0x30, _), (0x30, _), (0x30, _), (0x30, _), optional @ ..] = fields
-    else {
-        return None;
-    };
-    let Some((_, extensions)) = optional.iter().find(|(tag, _)| *tag == 0xa3) else {
-        return Some(None);
-    };
-    let (0x30, list, []) = der(extensions)? else {
-        return None;
-    };
-    for (tag, ext) in elements(list)? {
-        if tag != 0x30 {
-            return None;
-        }
-        let parts = elements(ext)?;
-        let (oid, value) = match parts.as_slice() {
-            [(0x06, oid), (0x04, value)] | [(0x06, oid), (0x01, _), (0x04, value)] => {
-                (*oid, *value)
-            }
-            _ => return None,
-        };
-        if oid != BASIC_CONSTRAINTS {
-            continue;
-        }
-        let (0x30, constraints, []) = der(value)? else {
-            return None;
-        };
-        return Some(Some(matches!(
-            elements(constraints)?.first(),
-            Some((0x01, [b])) if *b != 0
-        )));
-    }
-    Some(None)
 }
 
 #[cfg(test)]

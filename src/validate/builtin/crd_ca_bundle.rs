@@ -7,15 +7,15 @@
 use super::super::{FieldError, Write};
 use super::certificates::{bytes_value, decode_bytes, pem_decode};
 use super::fields::{items, text};
-use crate::kube::VersionRange;
+use super::x509::parse_certificate;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 
 /// apiextensions-apiserver v0.31 added the check.
 const CHECKED: VersionRange = VersionRange::since(31);
 const AT: &str = "spec.conversion.webhookClientConfig.caBundle";
 
-/// Whether a bundle loads (or holds a `CERTIFICATE` block kssa takes to parse), or client-go's
-/// error.
+/// Whether a bundle loads (holds a `CERTIFICATE` block that parses), or client-go's error.
 #[derive(Debug, PartialEq)]
 enum Bundle {
     Loads,
@@ -31,7 +31,7 @@ pub(super) fn check(w: &Write, client: &Value, errors: &mut Vec<FieldError>) {
     let Some(bytes) = decode_bytes(text).filter(|b| !b.is_empty()) else {
         return;
     };
-    if let Bundle::Fails(e) = load(&bytes) {
+    if let Bundle::Fails(e) = load(&bytes, w.version()) {
         errors.push(FieldError::invalid(
             AT,
             bytes_value(Some(text), Some(&bytes)),
@@ -57,18 +57,19 @@ fn allow_invalid(w: &Write) -> bool {
         .and_then(Value::as_str)
         .and_then(decode_bytes)
         .unwrap_or_default();
-    !old_bundle.is_empty() && load(&old_bundle) != Bundle::Loads
+    !old_bundle.is_empty() && load(&old_bundle, w.version()) != Bundle::Loads
 }
 
 /// `x509.CertPool.AppendCertsFromPEM`, then `createErrorParsingCAData` for its error.
-fn load(data: &[u8]) -> Bundle {
+fn load(data: &[u8], version: KubeVersion) -> Bundle {
+    let parses = |der: &[u8]| parse_certificate(der, version);
     let mut rest = data;
     while !rest.is_empty() {
         let Some(block) = pem_decode(rest) else {
             break;
         };
         rest = block.rest;
-        if block.kind == b"CERTIFICATE" && block.headers == 0 && !malformed(&block.bytes) {
+        if block.kind == b"CERTIFICATE" && block.headers == 0 && parses(&block.bytes).is_ok() {
             return Bundle::Loads;
         }
     }
@@ -81,35 +82,11 @@ fn load(data: &[u8]) -> Bundle {
         if block.kind != b"CERTIFICATE" || block.headers != 0 {
             continue;
         }
-        if malformed(&block.bytes) {
-            return Bundle::Fails(
-                "failed to parse certificate: x509: malformed certificate".into(),
-            );
+        if let Err(error) = parses(&block.bytes) {
+            return Bundle::Fails(format!("failed to parse certificate: {error}"));
         }
     }
     Bundle::Fails("no valid certificate authority data seen".into())
-}
-
-/// Whether `x509.ParseCertificate` fails at once (`x509: malformed certificate`): the DER does
-/// not start with a SEQUENCE element (cryptobyte `ReadASN1Element`). Anything else is taken
-/// to parse (kssa does not reproduce the rest of Go's certificate parser).
-fn malformed(der: &[u8]) -> bool {
-    let [0x30, first, rest @ ..] = der else {
-        return true;
-    };
-    let (len, rest) = if *first < 0x80 {
-        (*first as usize, rest)
-    } else {
-        let n = (first & 0x7f) as usize;
-        if n == 0 || n > 4 || rest.len() < n {
-            return true;
-        }
-        let len = rest[..n]
-            .iter()
-            .fold(0usize, |acc, b| (acc << 8) | *b as usize);
-        (len, &rest[n..])
-    };
-    rest.len() < len
 }
 
 #[cfg(test)]
@@ -120,10 +97,20 @@ mod tests {
         format!("-----BEGIN {kind}-----\n{body}\n-----END {kind}-----\n").into_bytes()
     }
 
+    const CA: &str = include_str!("x509/testdata/p256.crt");
+
+    fn load(data: &[u8]) -> Bundle {
+        super::load(data, KubeVersion::new(36).expect("embedded"))
+    }
+
     #[test]
     fn bundles_as_client_go_loads_them() {
-        // MAMCAQE= is a SEQUENCE holding an INTEGER: kssa takes it to parse.
-        assert_eq!(load(&pem("CERTIFICATE", "MAMCAQE=")), Bundle::Loads);
+        assert_eq!(load(CA.as_bytes()), Bundle::Loads);
+        // MAMCAQE= is a SEQUENCE holding an INTEGER, not a to-be-signed certificate.
+        assert_eq!(
+            load(&pem("CERTIFICATE", "MAMCAQE=")),
+            Bundle::Fails("failed to parse certificate: x509: malformed tbs certificate".into())
+        );
         let fails = |e: &str| Bundle::Fails(e.to_string());
         assert_eq!(load(b"\n"), fails("unable to parse bytes as PEM block"));
         assert_eq!(
@@ -170,10 +157,7 @@ mod tests {
         assert_eq!(refusal_causes(&bad, Some(&crd("Cg==", false)), 37), none);
         // The stored bundle is invalid too: allowed.
         assert_eq!(refusal_causes(&bad, Some(&crd("Cg==", true)), 37), none);
-        let good = base64::Engine::encode(
-            &base64::engine::general_purpose::STANDARD,
-            pem("CERTIFICATE", "MAMCAQE="),
-        );
+        let good = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, CA);
         let live = crd(&good, true);
         assert_eq!(refusal_causes(&crd(&good, false), Some(&live), 37), none);
         assert_eq!(

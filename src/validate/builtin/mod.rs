@@ -134,6 +134,7 @@ pub(crate) mod warnings;
 mod webhook_client;
 mod windows_options;
 mod workloads;
+mod x509;
 
 use super::{FieldError, Write};
 use crate::value::Value;

@@ -3,6 +3,7 @@
 
 use super::super::certificates::{decode_bytes, pem_decode};
 use super::super::fields::{items, present, spec, text};
+use super::super::x509::keys::key_pair_error;
 use super::ip;
 use crate::kube::VersionRange;
 use crate::validate::field::indexed;
@@ -46,10 +47,10 @@ fn internal_pod_cidrs(spec: &Value) -> Vec<&str> {
 }
 
 /// pkg/registry/core/secret/strategy.go `warningsForSecret`: a `kubernetes.io/tls` secret
-/// whose `tls.crt` and `tls.key` `tls.X509KeyPair` refuses. Only the PEM stage is modelled
-/// (no certificate or key block where one is needed); once both blocks are found, Go parses
-/// the certificate and the key and compares their public keys, which kssa does not.
-pub fn secret(_w: &Write, object: &Value, out: &mut Vec<String>) {
+/// whose `tls.crt` and `tls.key` `tls.X509KeyPair` refuses: no certificate or key block where
+/// one is needed, then a certificate or key that does not parse, or a key that is not the
+/// certificate's (`x509::keys`).
+pub fn secret(w: &Write, object: &Value, out: &mut Vec<String>) {
     if text(object, "type") != "kubernetes.io/tls" {
         return;
     }
@@ -60,33 +61,39 @@ pub fn secret(_w: &Write, object: &Value, out: &mut Vec<String>) {
             .and_then(decode_bytes)
             .unwrap_or_default()
     };
-    if let Some(error) = key_pair_pem_error(&data("tls.crt"), &data("tls.key")) {
-        out.push(error);
-    }
+    let (cert, key) = (data("tls.crt"), data("tls.key"));
+    let error = match key_pair_blocks(&cert, &key) {
+        Err(error) => Some(error),
+        Ok((cert, key)) => key_pair_error(&cert, &key, w.version()),
+    };
+    out.extend(error);
 }
 
-/// The types of the PEM blocks `pem.Decode` finds in turn in `input`, each with whether it
-/// is wanted, up to the first wanted one.
-fn skipped_until(mut input: &[u8], wanted: impl Fn(&str) -> bool) -> (Vec<String>, bool) {
+/// The PEM blocks `pem.Decode` finds in turn in `input` up to the first wanted one: the
+/// types of those skipped, and the wanted block's bytes.
+fn skipped_until(
+    mut input: &[u8],
+    wanted: impl Fn(&str) -> bool,
+) -> (Vec<String>, Option<Vec<u8>>) {
     let mut skipped = Vec::new();
     while let Some(block) = pem_decode(input) {
         let kind = String::from_utf8_lossy(block.kind).into_owned();
         if wanted(&kind) {
-            return (skipped, true);
+            return (skipped, Some(block.bytes));
         }
         skipped.push(kind);
         input = block.rest;
     }
-    (skipped, false)
+    (skipped, None)
 }
 
-/// crypto/tls `X509KeyPair`'s errors before it parses anything: a certificate input without
-/// a `CERTIFICATE` block, a key input without a `PRIVATE KEY` block (Go's `%v` of the skipped
-/// types is `[A B]`).
-fn key_pair_pem_error(cert: &[u8], key: &[u8]) -> Option<String> {
+/// crypto/tls `X509KeyPair`'s PEM stage: the first `CERTIFICATE` block and the first `PRIVATE
+/// KEY` block, or its errors for an input without one (Go's `%v` of the skipped types is
+/// `[A B]`).
+fn key_pair_blocks(cert: &[u8], key: &[u8]) -> Result<(Vec<u8>, Vec<u8>), String> {
     let (skipped, found) = skipped_until(cert, |t| t == "CERTIFICATE");
-    if !found {
-        return Some(match skipped.as_slice() {
+    let Some(cert) = found else {
+        return Err(match skipped.as_slice() {
             [] => "tls: failed to find any PEM data in certificate input".into(),
             [only] if only.ends_with("PRIVATE KEY") => "tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched".into(),
             _ => format!(
@@ -94,13 +101,13 @@ fn key_pair_pem_error(cert: &[u8], key: &[u8]) -> Option<String> {
                 skipped.join(" ")
             ),
         });
-    }
+    };
     let (skipped, found) =
         skipped_until(key, |t| t == "PRIVATE KEY" || t.ends_with(" PRIVATE KEY"));
-    if found {
-        return None;
+    if let Some(key) = found {
+        return Ok((cert, key));
     }
-    Some(match skipped.as_slice() {
+    Err(match skipped.as_slice() {
         [] => "tls: failed to find any PEM data in key input".into(),
         [only] if only == "CERTIFICATE" => {
             "tls: found a certificate rather than a key in the PEM for the private key".into()
@@ -210,8 +217,23 @@ mod tests {
                 [format!("Warning: {expected}")]
             );
         }
-        // Both blocks found: the certificate and key are not parsed.
-        assert!(warnings(&tls(&cert, &block("EC PRIVATE KEY")), None, 36).is_empty());
+        // Both blocks found: the certificate, then the key, are parsed and compared.
+        assert_eq!(
+            warnings(&tls(&cert, &block("EC PRIVATE KEY")), None, 36),
+            ["Warning: x509: malformed certificate"]
+        );
+        let crt = include_str!("../x509/testdata/p256.crt");
+        let own = include_str!("../x509/testdata/p256.key");
+        let other = include_str!("../x509/testdata/p521.key");
+        assert!(warnings(&tls(crt, own), None, 36).is_empty());
+        assert_eq!(
+            warnings(&tls(crt, other), None, 30),
+            ["Warning: tls: private key does not match public key"]
+        );
+        assert_eq!(
+            warnings(&tls(crt, &block("PRIVATE KEY")), None, 30),
+            ["Warning: tls: failed to parse private key"]
+        );
     }
 
     #[test]

@@ -114,6 +114,24 @@ pub fn check(w: &Write, object: &Value) -> Vec<String> {
     texts.into_iter().map(|t| format!("Warning: {t}")).collect()
 }
 
+/// The warnings a write gets before validation runs, which it keeps when validation refuses
+/// it: the Pod strategy's AppArmor warnings while it prepares a create (`PrepareForCreate`
+/// runs before `Validate` in k8s.io/apiserver pkg/registry/rest/create.go `BeforeCreate`;
+/// every other warning comes after a successful validation).
+pub fn before_validation(w: &Write) -> Vec<String> {
+    let mut texts = Vec::new();
+    let gvk = &w.kind.gvk;
+    if w.kind.is_builtin()
+        && gvk.group.is_empty()
+        && gvk.kind == "Pod"
+        && w.subresource.is_empty()
+        && !w.is_update()
+    {
+        pod_containers::pod_apparmor_skew(w.body, w.version(), &mut texts);
+    }
+    texts.into_iter().map(|t| format!("Warning: {t}")).collect()
+}
+
 /// What the request's warning recorder sends (k8s.io/apiserver pkg/endpoints/filters/warning.go
 /// `recorder.AddWarning`): empty and repeated texts dropped; once the texts pass 4096 runes in
 /// all, every text cut to 256 runes, and those that no longer fit left out. `lines` are kssa's
