@@ -35,6 +35,7 @@ pub mod gojson;
 pub mod gojson_syntax;
 pub mod goprint;
 pub mod gotime;
+pub mod internal_go;
 pub mod path_text;
 pub mod precondition;
 pub mod quantity;

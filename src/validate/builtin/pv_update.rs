@@ -3,13 +3,18 @@
 //! the volume source, `volumeMode`, a stored node affinity (except beta to GA labels) and
 //! `volumeAttributesClassName`.
 
+use super::super::difflib;
+use super::super::internal_go::internal_struct;
 use super::super::{BadValue, FieldError};
 use super::fields::{items, present, text};
 use super::pv::VOLUME_ATTRIBUTES_CLASS;
 use super::pv_source::SOURCES;
 use super::selector::semantic_eq;
-use crate::kube::KubeVersion;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::{Map, Value};
+
+/// `pkg/util/diff.Diff` prints indented JSON and a line diff from 1.34.
+const SOURCE_DIFF: VersionRange = VersionRange::since(34);
 
 /// The beta node labels a stored node affinity may trade for their GA names (the volume
 /// binding's beta-to-GA allowance of `validatePvNodeAffinity`).
@@ -31,14 +36,24 @@ const BETA_TO_GA: &[(&str, &str)] = &[
 ];
 
 /// `ValidatePersistentVolumeUpdate` after `ValidatePersistentVolume`, in its order. The
-/// source's refusal is followed on the server by a diff of the two sources (go-cmp's
-/// `cmp.Diff`, deliberately unstable, until 1.33); kssa prints the first line only.
+/// source's refusal is followed on the server by a diff of the two sources: go-cmp's
+/// `cmp.Diff`, deliberately unstable, until 1.33 (kssa prints the first line only), from 1.34
+/// `pkg/util/diff.Diff` of the internal `PersistentVolumeSource`s.
 pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<FieldError>) {
-    if !same_source(new, old) {
-        errors.push(FieldError::forbidden(
-            "spec.persistentvolumesource",
-            "spec.persistentvolumesource is immutable after creation",
-        ));
+    let compared = compared_source(new, old);
+    if !same_source(&compared, old) {
+        let mut detail = "spec.persistentvolumesource is immutable after creation".to_string();
+        if SOURCE_DIFF.contains(version) {
+            let source =
+                |spec: &Value| internal_struct("PersistentVolumeSource", Some(spec)).indented();
+            detail.push('\n');
+            detail.push_str(&difflib::unified_diff(
+                &difflib::split_lines(&source(old)),
+                &difflib::split_lines(&source(&compared)),
+                3,
+            ));
+        }
+        errors.push(FieldError::forbidden("spec.persistentvolumesource", detail));
     }
     // ValidateImmutableField at the path the server gives: `volumeMode`, without `spec`; both
     // defaulted to Filesystem (SetDefaults_PersistentVolume).
@@ -66,21 +81,27 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
     attributes_class(new, old, version, errors);
 }
 
-/// `apiequality.Semantic.DeepEqual` of the `PersistentVolumeSource` union, a
-/// `controllerExpandSecretRef` added to a csi source that had none being allowed.
-fn same_source(new: &Value, old: &Value) -> bool {
-    SOURCES.iter().all(|s| {
-        let (mut n, o) = (new.get(s.key).cloned(), old.get(s.key));
-        if s.key == "csi" {
-            let had = o
-                .and_then(|c| present(c, "controllerExpandSecretRef"))
-                .is_some();
-            if let (false, Some(Value::Map(m))) = (had, n.as_mut()) {
-                m.shift_remove("controllerExpandSecretRef");
-            }
+/// The new spec as the source comparison sees it: a `controllerExpandSecretRef` added to a
+/// csi source that had none is dropped (allowed).
+fn compared_source(new: &Value, old: &Value) -> Value {
+    let mut compared = new.clone();
+    let had = old
+        .get("csi")
+        .and_then(|c| present(c, "controllerExpandSecretRef"))
+        .is_some();
+    if !had {
+        if let Some(Value::Map(csi)) = compared.as_map_mut().and_then(|m| m.get_mut("csi")) {
+            csi.shift_remove("controllerExpandSecretRef");
         }
-        semantic_eq(n.as_ref(), o)
-    })
+    }
+    compared
+}
+
+/// `apiequality.Semantic.DeepEqual` of the `PersistentVolumeSource` union.
+fn same_source(new: &Value, old: &Value) -> bool {
+    SOURCES
+        .iter()
+        .all(|s| semantic_eq(new.get(s.key), old.get(s.key)))
 }
 
 /// Equal, or equal once each beta label key of the stored affinity that the new one names by
@@ -230,9 +251,18 @@ mod tests {
     fn the_source_and_volume_mode_are_immutable() {
         let old = r#""hostPath":{"path":"/data"},"volumeMode":"Filesystem""#;
         assert_eq!(update(old, old, 37), None);
+        let new = r#""hostPath":{"path":"/data2"},"volumeMode":"Block""#;
+        let source = "* spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation";
+        let mode = "* volumeMode: Invalid value: \"Block\": field is immutable";
         assert_eq!(
-            update(r#""hostPath":{"path":"/data2"},"volumeMode":"Block""#, old, 37).unwrap(),
-            format!("{PREFIX}\n* spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n* volumeMode: Invalid value: \"Block\": field is immutable")
+            update(new, old, 33).unwrap(),
+            format!("{PREFIX}\n{source}\n{mode}")
+        );
+        // From 1.34 the internal sources' diff follows (defaulted, the host path type is "").
+        let diff = "@@ -2,7 +2,7 @@\n  \"GCEPersistentDisk\": null,\n  \"AWSElasticBlockStore\": null,\n  \"HostPath\": {\n-  \"Path\": \"/data\",\n+  \"Path\": \"/data2\",\n   \"Type\": \"\"\n  },\n  \"Glusterfs\": null,\n";
+        assert_eq!(
+            update(new, old, 37).unwrap(),
+            format!("{PREFIX}\n{source}\n{diff}\n{mode}")
         );
         // A controllerExpandSecretRef may be added to a csi source.
         let csi = r#""csi":{"driver":"d","volumeHandle":"h"}"#;

@@ -5,7 +5,7 @@
 //! other difference, quoting a diff of the two copies.
 
 use super::super::difflib;
-use super::super::gojson::marshal_string;
+use super::super::internal_go::GoJson;
 use super::super::{FieldError, Write};
 use super::fields::{present, set, spec, text};
 use super::resources::Amount;
@@ -288,35 +288,35 @@ fn spec_forbidden(w: &Write, was: &Value, now: &Value, errors: &mut Vec<FieldErr
 /// order, nil as `null`; the label selector (a metav1 type) keeps its tags.
 pub fn internal_spec_json(spec: &Value) -> String {
     let field = |key: &str| spec.get(key).filter(|v| !v.is_null());
-    let string = |key: &str| Json::Str(text(spec, key).to_string());
-    let pointer = |key: &str| field(key).map_or(Json::Null, scalar);
+    let string = |key: &str| GoJson::Str(text(spec, key).to_string());
+    let pointer = |key: &str| field(key).map_or(GoJson::Null, GoJson::scalar);
     let resources = field("resources");
     let resource_list = |key: &str| {
         resources
             .and_then(|r| r.get(key))
             .filter(|v| !v.is_null())
-            .map_or(Json::Null, |list| {
-                let mut entries: Vec<(String, Json)> = list
+            .map_or(GoJson::Null, |list| {
+                let mut entries: Vec<(String, GoJson)> = list
                     .as_map()
                     .into_iter()
                     .flatten()
                     .map(|(k, q)| {
                         let mut q = q.clone();
                         canonical_quantity(&mut q);
-                        (k.clone(), scalar(&q))
+                        (k.clone(), GoJson::scalar(&q))
                     })
                     .collect();
                 entries.sort_by(|a, b| a.0.cmp(&b.0));
-                Json::Object(entries)
+                GoJson::Object(entries)
             })
     };
     let reference = |key: &str, namespaced: bool| {
-        field(key).map_or(Json::Null, |r| {
-            let r_text = |k: &str| Json::Str(text(r, k).to_string());
+        field(key).map_or(GoJson::Null, |r| {
+            let r_text = |k: &str| GoJson::Str(text(r, k).to_string());
             let mut fields = vec![
                 (
                     "APIGroup".into(),
-                    r.get("apiGroup").map_or(Json::Null, scalar),
+                    r.get("apiGroup").map_or(GoJson::Null, GoJson::scalar),
                 ),
                 ("Kind".into(), r_text("kind")),
                 ("Name".into(), r_text("name")),
@@ -324,24 +324,31 @@ pub fn internal_spec_json(spec: &Value) -> String {
             if namespaced {
                 fields.push((
                     "Namespace".into(),
-                    r.get("namespace").map_or(Json::Null, scalar),
+                    r.get("namespace").map_or(GoJson::Null, GoJson::scalar),
                 ));
             }
-            Json::Object(fields)
+            GoJson::Object(fields)
         })
     };
-    let access_modes = field("accessModes").map_or(Json::Null, |modes| {
-        Json::Array(modes.as_list().into_iter().flatten().map(scalar).collect())
+    let access_modes = field("accessModes").map_or(GoJson::Null, |modes| {
+        GoJson::Array(
+            modes
+                .as_list()
+                .into_iter()
+                .flatten()
+                .map(GoJson::scalar)
+                .collect(),
+        )
     });
-    let root = Json::Object(vec![
+    let root = GoJson::Object(vec![
         ("AccessModes".into(), access_modes),
         (
             "Selector".into(),
-            field("selector").map_or(Json::Null, label_selector),
+            field("selector").map_or(GoJson::Null, label_selector),
         ),
         (
             "Resources".into(),
-            Json::Object(vec![
+            GoJson::Object(vec![
                 ("Limits".into(), resource_list("limits")),
                 ("Requests".into(), resource_list("requests")),
             ]),
@@ -356,22 +363,22 @@ pub fn internal_spec_json(spec: &Value) -> String {
             pointer("volumeAttributesClassName"),
         ),
     ]);
-    let mut out = String::new();
-    root.write(&mut out, 0);
-    out
+    root.indented()
 }
 
 /// `metav1.LabelSelector` as its `json` tags write it (`omitempty` on every field).
-fn label_selector(selector: &Value) -> Json {
+fn label_selector(selector: &Value) -> GoJson {
     let mut fields = Vec::new();
     if let Some(Value::Map(labels)) = selector
         .get("matchLabels")
         .filter(|v| !v.is_null_or_empty())
     {
-        let mut entries: Vec<(String, Json)> =
-            labels.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
+        let mut entries: Vec<(String, GoJson)> = labels
+            .iter()
+            .map(|(k, v)| (k.clone(), GoJson::scalar(v)))
+            .collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        fields.push(("matchLabels".into(), Json::Object(entries)));
+        fields.push(("matchLabels".into(), GoJson::Object(entries)));
     }
     if let Some(Value::List(exprs)) = selector
         .get("matchExpressions")
@@ -381,81 +388,22 @@ fn label_selector(selector: &Value) -> Json {
             .iter()
             .map(|e| {
                 let mut req = vec![
-                    ("key".into(), Json::Str(text(e, "key").into())),
-                    ("operator".into(), Json::Str(text(e, "operator").into())),
+                    ("key".into(), GoJson::Str(text(e, "key").into())),
+                    ("operator".into(), GoJson::Str(text(e, "operator").into())),
                 ];
                 if let Some(Value::List(values)) = e.get("values").filter(|v| !v.is_null_or_empty())
                 {
                     req.push((
                         "values".into(),
-                        Json::Array(values.iter().map(scalar).collect()),
+                        GoJson::Array(values.iter().map(GoJson::scalar).collect()),
                     ));
                 }
-                Json::Object(req)
+                GoJson::Object(req)
             })
             .collect();
-        fields.push(("matchExpressions".into(), Json::Array(exprs)));
+        fields.push(("matchExpressions".into(), GoJson::Array(exprs)));
     }
-    Json::Object(fields)
-}
-
-fn scalar(v: &Value) -> Json {
-    match v {
-        Value::String(s) => Json::Str(s.clone()),
-        Value::Null => Json::Null,
-        other => Json::Raw(crate::value::to_json_string(other)),
-    }
-}
-
-/// A JSON value in a fixed field order, printed as `json.MarshalIndent` with a one-space indent.
-enum Json {
-    Null,
-    Str(String),
-    Raw(String),
-    Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn write(&self, out: &mut String, depth: usize) {
-        let newline = |out: &mut String, depth: usize| {
-            out.push('\n');
-            out.push_str(&" ".repeat(depth));
-        };
-        match self {
-            Json::Null => out.push_str("null"),
-            Json::Str(s) => out.push_str(&marshal_string(s)),
-            Json::Raw(r) => out.push_str(r),
-            Json::Array(items) if items.is_empty() => out.push_str("[]"),
-            Json::Object(fields) if fields.is_empty() => out.push_str("{}"),
-            Json::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    newline(out, depth + 1);
-                    item.write(out, depth + 1);
-                }
-                newline(out, depth);
-                out.push(']');
-            }
-            Json::Object(fields) => {
-                out.push('{');
-                for (i, (key, value)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    newline(out, depth + 1);
-                    out.push_str(&marshal_string(key));
-                    out.push_str(": ");
-                    value.write(out, depth + 1);
-                }
-                newline(out, depth);
-                out.push('}');
-            }
-        }
-    }
+    GoJson::Object(fields)
 }
 
 #[cfg(test)]
