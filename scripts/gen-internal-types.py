@@ -11,7 +11,10 @@ release and prints, for every struct reachable from the ROOT types, one line per
 
 in declaration order (the order encoding/json writes them). jsonName is the v1 tag's name,
 `-` for a field v1 does not have, `^` for an embedded struct (its fields are promoted).
-The output is the table src/validate/internal_go/core.txt holds (1.34–1.36 agree on every struct it lists); the sources are not
+A named non-struct type reached on the way is printed as `@type  Name  -  Underlying`.
+The output, for the roots PodTemplateSpec and PersistentVolumeSource, is one of the tables
+src/validate/internal_go/core-1.MINOR.txt (from the release-4.21, 4.22 and 4.23 branches of
+openshift/microshift, which carry Kubernetes 1.34, 1.35 and 1.36); the sources are not
 committed.
 """
 import re
@@ -20,6 +23,18 @@ import sys
 STRUCT = re.compile(r'^type (\w+) struct \{')
 FIELD = re.compile(r'^\s+(\w+)\s+([^\s`]+)(?:\s+`([^`]*)`)?')
 EMBED = re.compile(r'^\s+([\w.]+)(?:\s+`([^`]*)`)?\s*$')
+
+
+NAMED = re.compile(r'^type (\w+) ([^{]+)$')
+
+
+def named_types(path):
+    out = {}
+    for line in open(path, encoding='utf-8'):
+        m = NAMED.match(line.split('//', 1)[0].rstrip())
+        if m and not m.group(2).startswith(('struct', 'interface', '=')):
+            out[m.group(1)] = m.group(2).strip()
+    return out
 
 
 def structs(path):
@@ -52,12 +67,21 @@ def json_name(tag):
 
 def main():
     internal, v1 = structs(sys.argv[1]), structs(sys.argv[2])
+    named = named_types(sys.argv[1])
     seen, queue = set(), list(sys.argv[3:])
     while queue:
         name = queue.pop(0)
-        if name in seen or name not in internal:
+        if name in seen:
             continue
         seen.add(name)
+        if name in named:
+            underlying = named[name]
+            print(f'@type\t{name}\t-\t{underlying}')
+            for part in re.split(r'[\[\]*]+', underlying):
+                queue.append(part)
+            continue
+        if name not in internal:
+            continue
         tags = {f[0]: json_name(f[2]) for f in v1.get(name, []) if f[0]}
         for go, typ, _ in internal[name]:
             base = typ.lstrip('*[]')

@@ -28,7 +28,9 @@ pub mod update_meta;
 mod version;
 
 pub use convert::VersionConverter;
-pub use object::{object_meta_fields_after, GroupVersionKind, ObjectRef, ObjectRefError};
+pub use object::{
+    object_meta_fields_after, GroupVersionKind, ObjectRef, ObjectRefError, OBJECT_META_ORDER,
+};
 pub use registry::{KindVersions, NotInVersion, ResolvedKind, SchemaRegistry};
 pub use version::{KubeVersion, KubeVersionError, VersionRange};
 

@@ -4,7 +4,7 @@ use crate::value::Value;
 use std::fmt;
 
 /// `ObjectMeta`'s JSON fields in the Go struct's order, as the server writes them.
-const OBJECT_META_ORDER: [&str; 16] = [
+pub const OBJECT_META_ORDER: [&str; 16] = [
     "name",
     "generateName",
     "namespace",

@@ -13,8 +13,8 @@
 //!   then change too, and only the pod spec is compared (`spec.template.spec: … field is
 //!   immutable`), the template's metadata not at all.
 
+use super::super::internal_go::internal_value;
 use super::super::FieldError;
-use super::batch::struct_value;
 use super::fields::items;
 use super::selector::semantic_eq;
 use super::workloads::IMMUTABLE;
@@ -58,12 +58,16 @@ pub(super) fn check(
         old.get("template").cloned()
     };
     if suspended && resources {
-        resource_updates_only(spec, old_template.as_ref(), errors);
+        resource_updates_only(spec, old_template.as_ref(), version, errors);
     } else if !semantic_eq(spec.get("template"), old_template.as_ref()) {
-        // The server quotes the whole internal PodTemplateSpec here; kssa quotes it as JSON.
         errors.push(FieldError::invalid(
             "spec.template",
-            struct_value(spec.get("template"), "core.PodTemplateSpec"),
+            internal_value(
+                "PodTemplateSpec",
+                spec.get("template"),
+                "core.PodTemplateSpec",
+                version,
+            ),
             IMMUTABLE,
         ));
     }
@@ -128,7 +132,12 @@ fn copy_at(target: &mut Value, path: &[&str], value: Option<Value>) {
 /// `validatePodResourceUpdatesOnly`: the stored pod spec takes the new containers' and init
 /// containers' resources (where both lists have the same length and the names agree index by
 /// index), and must then equal the new pod spec.
-fn resource_updates_only(spec: &Value, old_template: Option<&Value>, errors: &mut Vec<FieldError>) {
+fn resource_updates_only(
+    spec: &Value,
+    old_template: Option<&Value>,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
     let new_pod = spec.get_path(&["template", "spec"]);
     let mut old_pod = old_template
         .and_then(|t| t.get("spec"))
@@ -151,7 +160,7 @@ fn resource_updates_only(spec: &Value, old_template: Option<&Value>, errors: &mu
     if !semantic_eq(new_pod, Some(&old_pod)) {
         errors.push(FieldError::invalid(
             "spec.template.spec",
-            struct_value(new_pod, "core.PodSpec"),
+            internal_value("PodSpec", new_pod, "core.PodSpec", version),
             IMMUTABLE,
         ));
     }

@@ -6,11 +6,13 @@
 //! `spec: Forbidden: pod updates may not change fields other than …`. Until 1.31 a changed spec
 //! whose QoS class differs from the stored one is also refused, before that line.
 //!
-//! The server follows that message with a diff of the two specs (go-cmp's `cmp.Diff` until
-//! 1.33, `pkg/util/diff.Diff` of the internal `core.PodSpec` as JSON from 1.34). Neither is
-//! reproduced: the first is deliberately unstable, the second needs the whole internal PodSpec
-//! (every field of every nested type, in Go order, per release), so kssa prints the line alone.
+//! The server follows that message with a diff of the stored spec and the new one with the
+//! mutable fields set aside: go-cmp's `cmp.Diff` until 1.33, deliberately unstable, which kssa
+//! leaves out; from 1.34 `pkg/util/diff.Diff` of the internal `core.PodSpec`s (indented JSON
+//! of every field by its Go name, `validate::internal_go`, then go-difflib's unified diff).
 
+use super::super::difflib;
+use super::super::internal_go::internal_struct;
 use super::super::{BadValue, FieldError};
 use super::fields::items;
 use super::toleration;
@@ -23,6 +25,9 @@ use crate::value::{Map, Value};
 /// InPlacePodVerticalScaling gate on before 1.33, which moved resizing to the `resize`
 /// subresource).
 const UPDATABLE: &str = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
+
+/// `pkg/util/diff.Diff` prints indented JSON and a line diff from 1.34.
+const SPEC_DIFF: VersionRange = VersionRange::since(34);
 
 /// Releases whose `ValidatePodUpdate` refuses a spec change that changes the QoS class (1.32
 /// made `status.qosClass` immutable on status writes instead, and resizes check their own).
@@ -116,7 +121,17 @@ pub fn check(
         gated(m, old, errors);
     }
     if !pod_eq(&munged, old) {
-        errors.push(FieldError::forbidden("spec", UPDATABLE));
+        let mut detail = UPDATABLE.to_string();
+        if SPEC_DIFF.contains(version) {
+            let spec = |s: &Value| internal_struct("PodSpec", Some(s), version).indented();
+            detail.push('\n');
+            detail.push_str(&difflib::unified_diff(
+                &difflib::split_lines(&spec(old)),
+                &difflib::split_lines(&spec(&munged)),
+                3,
+            ));
+        }
+        errors.push(FieldError::forbidden("spec", detail));
     }
 }
 
@@ -338,9 +353,18 @@ mod tests {
     fn other_fields_may_not() {
         let new = OLD.replace("80", "8080");
         assert_eq!(
-            messages(&new, OLD),
+            messages_at(33, &new, OLD, ""),
             [format!("spec: Forbidden: {UPDATABLE}")]
         );
+        // From 1.34 the internal specs' diff follows, every field under its Go name.
+        let [message] = &messages(&new, OLD)[..] else {
+            panic!("one error")
+        };
+        let diff = message
+            .strip_prefix(&format!("spec: Forbidden: {UPDATABLE}\n"))
+            .expect("the line, then the diff");
+        assert!(diff.starts_with("@@ -"), "{diff}");
+        assert!(diff.contains("\n-     \"ContainerPort\": 80,\n+     \"ContainerPort\": 8080,\n"));
         let removed = OLD.replace(r#"{"key":"a","operator":"Exists"}"#, "");
         assert_eq!(
             messages(&removed, OLD),

@@ -44,8 +44,9 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
     if !same_source(&compared, old) {
         let mut detail = "spec.persistentvolumesource is immutable after creation".to_string();
         if SOURCE_DIFF.contains(version) {
-            let source =
-                |spec: &Value| internal_struct("PersistentVolumeSource", Some(spec)).indented();
+            let source = |spec: &Value| {
+                internal_struct("PersistentVolumeSource", Some(spec), version).indented()
+            };
             detail.push('\n');
             detail.push_str(&difflib::unified_diff(
                 &difflib::split_lines(&source(old)),

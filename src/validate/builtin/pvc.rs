@@ -5,7 +5,7 @@
 //! other difference, quoting a diff of the two copies.
 
 use super::super::difflib;
-use super::super::internal_go::GoJson;
+use super::super::internal_go::{label_selector, GoJson};
 use super::super::{FieldError, Write};
 use super::fields::{present, set, spec, text};
 use super::resources::Amount;
@@ -364,46 +364,6 @@ pub fn internal_spec_json(spec: &Value) -> String {
         ),
     ]);
     root.indented()
-}
-
-/// `metav1.LabelSelector` as its `json` tags write it (`omitempty` on every field).
-fn label_selector(selector: &Value) -> GoJson {
-    let mut fields = Vec::new();
-    if let Some(Value::Map(labels)) = selector
-        .get("matchLabels")
-        .filter(|v| !v.is_null_or_empty())
-    {
-        let mut entries: Vec<(String, GoJson)> = labels
-            .iter()
-            .map(|(k, v)| (k.clone(), GoJson::scalar(v)))
-            .collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        fields.push(("matchLabels".into(), GoJson::Object(entries)));
-    }
-    if let Some(Value::List(exprs)) = selector
-        .get("matchExpressions")
-        .filter(|v| !v.is_null_or_empty())
-    {
-        let exprs = exprs
-            .iter()
-            .map(|e| {
-                let mut req = vec![
-                    ("key".into(), GoJson::Str(text(e, "key").into())),
-                    ("operator".into(), GoJson::Str(text(e, "operator").into())),
-                ];
-                if let Some(Value::List(values)) = e.get("values").filter(|v| !v.is_null_or_empty())
-                {
-                    req.push((
-                        "values".into(),
-                        GoJson::Array(values.iter().map(GoJson::scalar).collect()),
-                    ));
-                }
-                GoJson::Object(req)
-            })
-            .collect();
-        fields.push(("matchExpressions".into(), GoJson::Array(exprs)));
-    }
-    GoJson::Object(fields)
 }
 
 #[cfg(test)]
