@@ -103,3 +103,30 @@ fn malformed_certificates_get_go_errors() {
         "x509: failed to unmarshal elliptic curve point"
     );
 }
+
+/// Flipped bytes and cut ends never make the parsers panic (a deterministic sweep: every
+/// fixture, each byte position with a few values, and every length).
+#[test]
+fn damaged_input_is_an_error_not_a_panic() {
+    let mut ders: Vec<Vec<u8>> = PAIRS
+        .iter()
+        .flat_map(|(crt, key)| [der(crt), der(key)])
+        .collect();
+    ders.push(der(fixture!("x25519.key")));
+    ders.push(der(fixture!("rsa-pkcs8.key")));
+    let cert = der(PAIRS[2].0);
+    for input in &ders {
+        for cut in 0..input.len() {
+            let _ = parse_certificate(&input[..cut], v(36));
+            let _ = key_pair_error(&cert, &input[..cut], v(36));
+        }
+        for at in 0..input.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut damaged = input.clone();
+                damaged[at] ^= flip;
+                let _ = parse_certificate(&damaged, v(30));
+                let _ = key_pair_error(&damaged, &damaged, v(36));
+            }
+        }
+    }
+}
