@@ -152,6 +152,8 @@ pub fn spec(
         host_ports::init_container(c, &join(path, ".initContainers"), errors);
         let zero_sleep = opts.zero_sleep;
         probe::init_container_handlers(c, &at, sidecar, spec, zero_sleep, version, errors);
+        let existing = opts.init_restart_container;
+        pod_misc::init_resize_policy(c, &at, sidecar, existing, version, errors);
     }
     super::pod_ephemeral::check(&scope, path, version, errors);
     pod_resources::check(spec, path, context, version, errors);

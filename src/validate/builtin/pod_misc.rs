@@ -97,6 +97,45 @@ const RESIZE_NEVER_DETAIL: &[(VersionRange, &str)] = &[
         "must be 'NotRequired' when pod `restartPolicy` is 'Never'",
     ),
 ];
+/// From 1.36 a non-sidecar init container may not be restarted to resize (kubernetes#137458):
+/// `validateInitContainers` refuses a `RestartContainer` resize policy unless the stored pod
+/// spec already has one (`AllowExistingRestartContainerForNonSidecarInitContainer`).
+const INIT_RESTART_CONTAINER_REFUSED: VersionRange = VersionRange::since(36);
+
+/// pkg/api/pod/util.go `hasRestartContainerForNonSidecarInitContainer`.
+pub fn has_init_restart_container(spec: &Value) -> bool {
+    items(spec.get("initContainers")).iter().any(|c| {
+        text(c, "restartPolicy") != "Always"
+            && items(c.get("resizePolicy"))
+                .iter()
+                .any(|p| text(p, "restartPolicy") == "RestartContainer")
+    })
+}
+
+/// `validateInitContainers`' last rule: a non-sidecar init container's `RestartContainer`
+/// resize policies, each at its own `restartPolicy`.
+pub fn init_resize_policy(
+    c: &Value,
+    path: &str,
+    sidecar: bool,
+    existing_allowed: bool,
+    version: KubeVersion,
+    errors: &mut Vec<FieldError>,
+) {
+    if sidecar || existing_allowed || !INIT_RESTART_CONTAINER_REFUSED.contains(version) {
+        return;
+    }
+    for (j, p) in items(c.get("resizePolicy")).iter().enumerate() {
+        if text(p, "restartPolicy") == "RestartContainer" {
+            errors.push(FieldError::invalid(
+                join(&indexed(&join(path, ".resizePolicy"), j), ".restartPolicy"),
+                FieldError::string_value("RestartContainer"),
+                "must not be set to 'RestartContainer' for non-sidecar initContainers",
+            ));
+        }
+    }
+}
+
 /// `supportedResizeResources`, `supportedResizePolicies`, sorted.
 const RESIZE_RESOURCES: &[&str] = &["cpu", "memory"];
 const RESIZE_RESTART_POLICIES: &[&str] = &["NotRequired", "RestartContainer"];
@@ -167,6 +206,41 @@ pub fn container_restart_policy(
 mod tests {
     use super::super::tests::messages_of;
     use super::*;
+
+    #[test]
+    fn non_sidecar_init_containers_may_not_restart_to_resize_from_1_36() {
+        let spec = crate::value::from_json_str(
+            r#"{"initContainers":[
+              {"name":"a","resizePolicy":[{"resourceName":"cpu","restartPolicy":"NotRequired"},
+                {"resourceName":"memory","restartPolicy":"RestartContainer"}]},
+              {"name":"b","restartPolicy":"Always",
+               "resizePolicy":[{"resourceName":"cpu","restartPolicy":"RestartContainer"}]}]}"#,
+        )
+        .unwrap();
+        assert!(has_init_restart_container(&spec));
+        let init = items(spec.get("initContainers"));
+        let run = |c: &Value, sidecar, existing, minor| {
+            let mut errors = Vec::new();
+            let v = KubeVersion::new(minor).unwrap();
+            init_resize_policy(
+                c,
+                "spec.initContainers[0]",
+                sidecar,
+                existing,
+                v,
+                &mut errors,
+            );
+            errors.iter().map(|e| e.message(v)).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(&init[0], false, false, 36),
+            ["spec.initContainers[0].resizePolicy[1].restartPolicy: Invalid value: \"RestartContainer\": must not be set to 'RestartContainer' for non-sidecar initContainers"]
+        );
+        assert!(run(&init[0], false, false, 35).is_empty());
+        // A stored spec that has one keeps the allowance; sidecars are not concerned.
+        assert!(run(&init[0], false, true, 36).is_empty());
+        assert!(run(&init[1], true, false, 36).is_empty());
+    }
 
     fn sleep_messages_over(seconds: i64, grace: i64, minor: u8, stored_zero: bool) -> Vec<String> {
         messages_of(&format!(r#"{{"seconds":{seconds}}}"#), minor, |a, v, e| {

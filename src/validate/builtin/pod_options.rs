@@ -62,6 +62,8 @@ pub struct PodOptions {
     pub dns_search: Strictness,
     /// `AllowIndivisibleHugePagesValues`.
     pub indivisible_hugepages: bool,
+    /// `AllowExistingRestartContainerForNonSidecarInitContainer` (1.36–).
+    pub init_restart_container: bool,
 }
 
 impl PodOptions {
@@ -89,6 +91,7 @@ impl PodOptions {
             },
             dns_search: relaxed_dns_search(old, version),
             indivisible_hugepages: old.is_some_and(hugepages::uses_indivisible),
+            init_restart_container: old.is_some_and(pod_misc::has_init_restart_container),
         }
     }
 }
