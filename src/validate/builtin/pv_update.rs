@@ -11,7 +11,7 @@ use super::pv::VOLUME_ATTRIBUTES_CLASS;
 use super::pv_source::SOURCES;
 use super::selector::semantic_eq;
 use crate::kube::{KubeVersion, VersionRange};
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 /// `pkg/util/diff.Diff` prints indented JSON and a line diff from 1.34.
 const SOURCE_DIFF: VersionRange = VersionRange::since(34);
@@ -74,7 +74,7 @@ pub fn check(new: &Value, old: &Value, version: KubeVersion, errors: &mut Vec<Fi
         if !affinity_update_allowed(new_affinity, old_affinity) {
             errors.push(FieldError::invalid(
                 "nodeAffinity",
-                quoted_affinity(new_affinity),
+                quoted_affinity(new_affinity, version),
                 "field is immutable, except for updating from beta label to GA",
             ));
         }
@@ -146,59 +146,18 @@ fn affinity_update_allowed(new: Option<&Value>, old: &Value) -> bool {
 /// The new `*core.VolumeNodeAffinity`, dereferenced: JSON of the internal type (Go field
 /// names, nil as `null`) since 1.34, `%#v` before (its pointer's address known only to the
 /// server, written `0x…`).
-fn quoted_affinity(affinity: Option<&Value>) -> BadValue {
+fn quoted_affinity(affinity: Option<&Value>, version: KubeVersion) -> BadValue {
     let Some(affinity) = affinity else {
         return BadValue::Value(Value::Null);
     };
-    let required = present(affinity, "required");
-    let go_syntax = match required {
+    let go_syntax = match present(affinity, "required") {
         Some(_) => "core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0x…)}",
         None => "core.VolumeNodeAffinity{Required:(*core.NodeSelector)(nil)}",
     };
-    let required = required.map_or(Value::Null, |r| {
-        let terms = present(r, "nodeSelectorTerms")
-            .map(|t| Value::List(items(Some(t)).iter().map(internal_term).collect()))
-            .unwrap_or(Value::Null);
-        object([("NodeSelectorTerms", terms)])
-    });
     BadValue::GoValue {
-        value: object([("Required", required)]),
+        value: internal_struct("VolumeNodeAffinity", Some(affinity), version).to_value(),
         go_syntax: go_syntax.into(),
     }
-}
-
-fn internal_term(term: &Value) -> Value {
-    let requirements = |key: &str| {
-        present(term, key).map_or(Value::Null, |list| {
-            Value::List(
-                items(Some(list))
-                    .iter()
-                    .map(|r| {
-                        object([
-                            ("Key", Value::from(text(r, "key"))),
-                            ("Operator", Value::from(text(r, "operator"))),
-                            (
-                                "Values",
-                                present(r, "values").cloned().unwrap_or(Value::Null),
-                            ),
-                        ])
-                    })
-                    .collect(),
-            )
-        })
-    };
-    object([
-        ("MatchExpressions", requirements("matchExpressions")),
-        ("MatchFields", requirements("matchFields")),
-    ])
-}
-
-fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    let mut m = Map::default();
-    for (k, v) in fields {
-        m.insert(k.into(), v);
-    }
-    Value::Map(m)
 }
 
 /// `volumeAttributesClassName` on update: while the gate is off by default (until 1.33) a

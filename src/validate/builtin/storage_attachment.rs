@@ -4,11 +4,12 @@
 //! (pkg/registry/storage/volumeattachment/strategy.go, csinode/strategy.go).
 
 use super::super::goprint::go_quote;
+use super::super::internal_go::internal_struct;
 use super::super::{formats, BadValue, FieldError, Write};
 use super::affinity::label_name;
 use super::fields::{items, present, spec, text};
 use super::volume_source::driver_name;
-use crate::kube::VersionRange;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::validate::field::{indexed, join};
 use crate::value::{Map, Value};
 use std::collections::HashSet;
@@ -93,7 +94,7 @@ pub fn volume_attachment(w: &Write, object: &Value, errors: &mut Vec<FieldError>
     if !same {
         errors.push(FieldError::invalid(
             "spec",
-            attachment_spec_value(attacher, pv_name, inline, node),
+            attachment_spec_value(attacher, pv_name, inline, node, w.version()),
             "field is immutable",
         ));
     }
@@ -114,12 +115,14 @@ fn persistent_volume_name(pv_name: Option<&str>, errors: &mut Vec<FieldError>) {
 }
 
 /// The internal `storage.VolumeAttachmentSpec` as the server quotes it: Go syntax with pointer
-/// addresses before 1.34, JSON with Go's field names after (the inline volume spec as written).
+/// addresses before 1.34, JSON with Go's field names after (the inline volume spec as the
+/// internal `core.PersistentVolumeSpec`).
 fn attachment_spec_value(
     attacher: &str,
     pv: Option<&str>,
     inline: Option<&Value>,
     node: &str,
+    version: KubeVersion,
 ) -> BadValue {
     let mut source = Map::default();
     source.insert(
@@ -128,7 +131,9 @@ fn attachment_spec_value(
     );
     source.insert(
         "InlineVolumeSpec".into(),
-        inline.cloned().unwrap_or(Value::Null),
+        inline.map_or(Value::Null, |spec| {
+            internal_struct("PersistentVolumeSpec", Some(spec), version).to_value()
+        }),
     );
     let mut value = Map::default();
     value.insert("Attacher".into(), Value::from(attacher));
@@ -346,6 +351,17 @@ mod tests {
             refusal(&moved, Some(ATTACHMENT), 34).unwrap(),
             "The VolumeAttachment \"csi-123\" is invalid: spec: Invalid value: {\"Attacher\":\"ebs.csi.aws.com\",\"Source\":{\"PersistentVolumeName\":\"pv-1\",\"InlineVolumeSpec\":null},\"NodeName\":\"node-2\"}: field is immutable"
         );
+        // An inline volume is quoted as the internal PersistentVolumeSpec, every field by its
+        // Go name, the source's fields promoted.
+        let inline = |node: &str| {
+            ATTACHMENT.replace("node-1", node).replace(
+                r#""persistentVolumeName":"pv-1""#,
+                r#""inlineVolumeSpec":{"accessModes":["ReadWriteOnce"],"csi":{"driver":"ebs.csi.aws.com","volumeHandle":"vol-1"}}"#,
+            )
+        };
+        let message = refusal(&inline("node-2"), Some(&inline("node-1")), 36).unwrap();
+        assert!(message.contains(r#""Source":{"PersistentVolumeName":null,"InlineVolumeSpec":{"Capacity":null,"GCEPersistentDisk":null,"#), "{message}");
+        assert!(message.contains(r#""CSI":{"Driver":"ebs.csi.aws.com","VolumeHandle":"vol-1","ReadOnly":false,"FSType":"","VolumeAttributes":null,"ControllerPublishSecretRef":null,"NodeStageSecretRef":null,"NodePublishSecretRef":null,"ControllerExpandSecretRef":null,"NodeExpandSecretRef":null},"AccessModes":["ReadWriteOnce"],"ClaimRef":null,"PersistentVolumeReclaimPolicy":"","StorageClassName":"","MountOptions":null,"VolumeMode":null,"NodeAffinity":null,"VolumeAttributesClassName":null}},"NodeName":"node-2"}: field is immutable"#), "{message}");
     }
 
     #[test]
