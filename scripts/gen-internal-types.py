@@ -12,7 +12,7 @@ release and prints, for every struct reachable from the ROOT types, one line per
 in declaration order (the order encoding/json writes them). jsonName is the v1 tag's name,
 `-` for a field v1 does not have, `^` for an embedded struct (its fields are promoted).
 A named non-struct type reached on the way is printed as `@type  Name  -  Underlying`.
-The output, for the roots PodTemplateSpec and PersistentVolumeSpec, is one of the tables
+The output, for the roots PodTemplateSpec, PersistentVolumeSpec and PersistentVolumeClaimSpec, is one of the tables
 src/validate/internal_go/core-1.MINOR.txt (from the release-4.21, 4.22 and 4.23 branches of
 openshift/microshift, which carry Kubernetes 1.34, 1.35 and 1.36); the sources are not
 committed.

@@ -5,13 +5,12 @@
 //! other difference, quoting a diff of the two copies.
 
 use super::super::difflib;
-use super::super::internal_go::{label_selector, GoJson};
+use super::super::internal_go::internal_struct;
 use super::super::{FieldError, Write};
 use super::fields::{present, set, spec, text};
 use super::resources::Amount;
 use super::selector::semantic_eq;
-use crate::defaults::canonical_quantity;
-use crate::kube::VersionRange;
+use crate::kube::{KubeVersion, VersionRange};
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -273,7 +272,10 @@ fn spec_forbidden(w: &Write, was: &Value, now: &Value, errors: &mut Vec<FieldErr
     let mut detail = wording.detail.to_string();
     if wording.json_diff {
         detail.push('\n');
-        let (a, b) = (internal_spec_json(was), internal_spec_json(now));
+        let (a, b) = (
+            internal_spec_json(was, w.version()),
+            internal_spec_json(now, w.version()),
+        );
         detail.push_str(&difflib::unified_diff(
             &difflib::split_lines(&a),
             &difflib::split_lines(&b),
@@ -283,87 +285,10 @@ fn spec_forbidden(w: &Write, was: &Value, now: &Value, errors: &mut Vec<FieldErr
     errors.push(FieldError::forbidden("spec", detail));
 }
 
-/// `json.MarshalIndent(spec, "", " ")` of the internal `core.PersistentVolumeClaimSpec`:
-/// internal types carry no `json` tags, so every field is written under its Go name, in Go
-/// order, nil as `null`; the label selector (a metav1 type) keeps its tags.
-pub fn internal_spec_json(spec: &Value) -> String {
-    let field = |key: &str| spec.get(key).filter(|v| !v.is_null());
-    let string = |key: &str| GoJson::Str(text(spec, key).to_string());
-    let pointer = |key: &str| field(key).map_or(GoJson::Null, GoJson::scalar);
-    let resources = field("resources");
-    let resource_list = |key: &str| {
-        resources
-            .and_then(|r| r.get(key))
-            .filter(|v| !v.is_null())
-            .map_or(GoJson::Null, |list| {
-                let mut entries: Vec<(String, GoJson)> = list
-                    .as_map()
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, q)| {
-                        let mut q = q.clone();
-                        canonical_quantity(&mut q);
-                        (k.clone(), GoJson::scalar(&q))
-                    })
-                    .collect();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                GoJson::Object(entries)
-            })
-    };
-    let reference = |key: &str, namespaced: bool| {
-        field(key).map_or(GoJson::Null, |r| {
-            let r_text = |k: &str| GoJson::Str(text(r, k).to_string());
-            let mut fields = vec![
-                (
-                    "APIGroup".into(),
-                    r.get("apiGroup").map_or(GoJson::Null, GoJson::scalar),
-                ),
-                ("Kind".into(), r_text("kind")),
-                ("Name".into(), r_text("name")),
-            ];
-            if namespaced {
-                fields.push((
-                    "Namespace".into(),
-                    r.get("namespace").map_or(GoJson::Null, GoJson::scalar),
-                ));
-            }
-            GoJson::Object(fields)
-        })
-    };
-    let access_modes = field("accessModes").map_or(GoJson::Null, |modes| {
-        GoJson::Array(
-            modes
-                .as_list()
-                .into_iter()
-                .flatten()
-                .map(GoJson::scalar)
-                .collect(),
-        )
-    });
-    let root = GoJson::Object(vec![
-        ("AccessModes".into(), access_modes),
-        (
-            "Selector".into(),
-            field("selector").map_or(GoJson::Null, label_selector),
-        ),
-        (
-            "Resources".into(),
-            GoJson::Object(vec![
-                ("Limits".into(), resource_list("limits")),
-                ("Requests".into(), resource_list("requests")),
-            ]),
-        ),
-        ("VolumeName".into(), string("volumeName")),
-        ("StorageClassName".into(), pointer("storageClassName")),
-        ("VolumeMode".into(), pointer("volumeMode")),
-        ("DataSource".into(), reference("dataSource", false)),
-        ("DataSourceRef".into(), reference("dataSourceRef", true)),
-        (
-            "VolumeAttributesClassName".into(),
-            pointer("volumeAttributesClassName"),
-        ),
-    ]);
-    root.indented()
+/// `json.MarshalIndent(spec, "", " ")` of the internal `core.PersistentVolumeClaimSpec`
+/// (`validate::internal_go`).
+fn internal_spec_json(spec: &Value, version: KubeVersion) -> String {
+    internal_struct("PersistentVolumeClaimSpec", Some(spec), version).indented()
 }
 
 #[cfg(test)]
@@ -379,7 +304,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            internal_spec_json(&spec),
+            internal_spec_json(&spec, KubeVersion::new(36).unwrap()),
             "{\n \"AccessModes\": [\n  \"ReadWriteMany\"\n ],\n \"Selector\": null,\n \"Resources\": {\n  \"Limits\": null,\n  \"Requests\": {\n   \"storage\": \"500Mi\"\n  }\n },\n \"VolumeName\": \"\",\n \"StorageClassName\": \"local-path\",\n \"VolumeMode\": \"Filesystem\",\n \"DataSource\": null,\n \"DataSourceRef\": null,\n \"VolumeAttributesClassName\": null\n}"
         );
     }

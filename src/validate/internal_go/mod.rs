@@ -278,7 +278,7 @@ fn lower_first(go: &str) -> String {
 }
 
 /// `metav1.LabelSelector` as its `json` tags write it (`omitempty` on every field).
-pub fn label_selector(selector: &Value) -> GoJson {
+fn label_selector(selector: &Value) -> GoJson {
     let mut fields = Vec::new();
     if let Some(Value::Map(labels)) = selector
         .get("matchLabels")

@@ -57,14 +57,13 @@ fn fail<T>(message: &str) -> Parsed<T> {
 
 /// `x509.ParseCertificate`: the certificate, or Go's error text.
 pub fn parse_certificate(der: &[u8], version: KubeVersion) -> Parsed<Certificate> {
-    let mut input = Der(der);
-    let Some(whole) = input.read_element(der::SEQUENCE) else {
-        return fail("x509: malformed certificate");
-    };
-    let trailing = !input.is_empty();
-    let mut input = Der(Der(whole)
+    // Go reads each SEQUENCE whole first (to keep its raw bytes), then its contents: the same
+    // success as reading the contents at once.
+    let mut outer = Der(der);
+    let mut input = Der(outer
         .read(der::SEQUENCE)
         .ok_or("x509: malformed certificate")?);
+    let trailing = !outer.is_empty();
     let tbs = input
         .read(der::SEQUENCE)
         .ok_or("x509: malformed tbs certificate")?;
@@ -152,12 +151,7 @@ fn algorithm_identifier(ai: &[u8]) -> Parsed<(Vec<u64>, &[u8])> {
 
 /// The subjectPublicKeyInfo and `parsePublicKey`.
 fn subject_public_key(tbs: &mut Der) -> Parsed<PublicKey> {
-    let spki = tbs
-        .read_element(der::SEQUENCE)
-        .ok_or("x509: malformed spki")?;
-    let mut spki = Der(Der(spki)
-        .read(der::SEQUENCE)
-        .ok_or("x509: malformed spki")?);
+    let mut spki = Der(tbs.read(der::SEQUENCE).ok_or("x509: malformed spki")?);
     let ai = spki
         .read(der::SEQUENCE)
         .ok_or("x509: malformed public key algorithm identifier")?;
